@@ -1,0 +1,13 @@
+// carom: physically exact impacts for Bullet Physics. The one header users include.
+#pragma once
+
+#include "carom/error.h"
+#include "carom/version.h"
+
+#include "carom/core/body.h"
+#include "carom/core/collision_integrator.h"
+#include "carom/core/event.h"
+#include "carom/core/jump.h"
+#include "carom/core/lgvi.h"
+#include "carom/core/lie.h"
+#include "carom/core/sdf.h"

@@ -1,0 +1,129 @@
+#include "carom/core/lgvi.h"
+
+#include <Eigen/LU>
+#include <cmath>
+
+#include "carom/core/lie.h"
+#include "carom/error.h"
+
+namespace carom::core {
+namespace {
+
+// Below this angle (rad) the trigonometric coefficients of the exponential chart switch to their
+// Taylor series; the neglected terms are O(θ⁴) ≈ 1e-12 relative and affect only the Jacobian.
+constexpr double kSeriesAngle = 1e-3;
+
+struct ChartEvaluation {
+  Vec3 value;     // G(f)
+  Mat3 jacobian;  // ∇G(f)
+};
+
+// Cayley chart, Tran & Leok (D.8): G(f) = 2/(1+|f|²) (Jf + f × Jf) and its Jacobian.
+ChartEvaluation evaluateCayley(const Mat3& J, const Vec3& f) {
+  const double c = 2.0 / (1.0 + f.squaredNorm());
+  const Vec3 Jf = J * f;
+  const Vec3 w = Jf + f.cross(Jf);
+  return {c * w, c * (J + hat(f) * J - hat(Jf) - c * w * f.transpose())};
+}
+
+// Exponential chart, Tran & Leok (D.3)–(D.4).
+ChartEvaluation evaluateExponential(const Mat3& J, const Vec3& f) {
+  const double t = f.norm();
+  const double t2 = t * t;
+  double a, b, da, db;  // a = sin t/t, b = (1−cos t)/t², da = a'(t)/t, db = b'(t)/t
+  if (t < kSeriesAngle) {
+    a = 1.0 - t2 / 6.0;
+    b = 0.5 - t2 / 24.0;
+    da = -1.0 / 3.0 + t2 / 30.0;
+    db = -1.0 / 12.0 + t2 / 180.0;
+  } else {
+    const double s = std::sin(t), halfSin = std::sin(0.5 * t);
+    a = s / t;
+    b = 2.0 * halfSin * halfSin / t2;
+    da = (t * std::cos(t) - s) / (t2 * t);
+    db = (t * s - 4.0 * halfSin * halfSin) / (t2 * t2);
+  }
+  const Vec3 Jf = J * f;
+  const Vec3 fxJf = f.cross(Jf);
+  return {a * Jf + b * fxJf, da * Jf * f.transpose() + a * J + db * fxJf * f.transpose() +
+                                 b * (hat(f) * J - hat(Jf))};
+}
+
+Mat3 chartToRotation(RotationChart chart, const Vec3& f) {
+  return chart == RotationChart::kCayley ? cayley(f) : expSO3(f);
+}
+
+void validateSettings(const NewtonSettings& settings) {
+  if (!(settings.tolerance > 0.0) || !std::isfinite(settings.tolerance)) {
+    throw Error("NewtonSettings.tolerance must be finite and positive");
+  }
+  if (settings.maxIterations < 1) throw Error("NewtonSettings.maxIterations must be at least 1");
+}
+
+}  // namespace
+
+const char* toString(SolveStatus status) {
+  switch (status) {
+    case SolveStatus::kConverged: return "converged";
+    case SolveStatus::kIterationLimit: return "iteration limit reached";
+    case SolveStatus::kSingular: return "singular Newton Jacobian";
+  }
+  return "unknown";
+}
+
+RotationSolution solveRotation(const MassProperties& body, const Vec3& g,
+                               const NewtonSettings& settings) {
+  validateSettings(settings);
+  if (!g.allFinite()) throw Error("solveRotation: angular impulse g is not finite");
+  const Mat3& J = body.inertia();
+  const bool isCayley = settings.chart == RotationChart::kCayley;
+  // Small-rotation guesses: G(f) ≈ 2Jf (Cayley) and G(f) ≈ Jf (exponential).
+  Vec3 f = (isCayley ? 0.5 : 1.0) * (body.inverseInertia() * g);
+
+  RotationSolution solution;
+  solution.status = SolveStatus::kIterationLimit;
+  for (int iteration = 1; iteration <= settings.maxIterations; ++iteration) {
+    const ChartEvaluation e = isCayley ? evaluateCayley(J, f) : evaluateExponential(J, f);
+    const Eigen::PartialPivLU<Mat3> lu(e.jacobian);
+    const Vec3 step = lu.solve(e.value - g);
+    solution.iterations = iteration;
+    if (!step.allFinite() || !(std::abs(lu.determinant()) > 0.0)) {
+      solution.status = SolveStatus::kSingular;
+      break;
+    }
+    f -= step;
+    if (step.norm() <= settings.tolerance * std::max(1.0, f.norm())) {
+      solution.status = SolveStatus::kConverged;
+      break;
+    }
+  }
+  solution.F = chartToRotation(settings.chart, f);
+  const Mat3& Jd = body.nonStandardInertia();
+  solution.residual =
+      (solution.F * Jd - Jd * solution.F.transpose() - hat(g)).cwiseAbs().maxCoeff();
+  return solution;
+}
+
+FlowResult flow(const MassProperties& body, const BodyState& state, double h,
+                const ExternalLoad& load, const NewtonSettings& settings) {
+  if (!std::isfinite(h)) throw Error("flow: step length h is not finite");
+  if (!load.gravity.allFinite() || !load.force.allFinite() || !load.torque.allFinite()) {
+    throw Error("flow: external load (gravity, force or torque) is not finite");
+  }
+  const Vec3 bodyTorque = state.R.transpose() * load.torque;  // M_k
+  const Vec3 halfImpulse = 0.5 * h * bodyTorque;              // ½hM_k
+  FlowResult result{state, solveRotation(body, h * (state.Pi + halfImpulse), settings)};
+  if (!result.ok()) return result;
+
+  const Mat3& F = result.rotation.F;
+  const Vec3 totalForce = body.mass() * load.gravity + load.force;
+  BodyState& next = result.state;
+  next.x = state.x + h * body.inverseMass() * (state.gamma + 0.5 * h * totalForce);  // (5.9a)
+  next.gamma = state.gamma + h * totalForce;                                         // (5.9b)
+  next.R = state.R * F;                                                              // (5.9e)
+  next.Pi = F.transpose() * (state.Pi + halfImpulse) +
+            (0.5 * h) * (next.R.transpose() * load.torque);  // (5.9d) with forcing
+  return result;
+}
+
+}  // namespace carom::core
