@@ -1,0 +1,99 @@
+#include "carom/core/impact/contact.h"
+
+#include <Eigen/Eigenvalues>
+#include <cmath>
+
+#include "carom/core/lie.h"
+#include "carom/error.h"
+
+namespace carom::core::impact {
+namespace {
+
+void validateBody(const ContactBody& body, const std::string& name) {
+  if (!std::isfinite(body.inverseMass) || body.inverseMass < 0.0) {
+    throw Error("contact body " + name + ": inverse mass must be finite and non-negative");
+  }
+  if (!body.inverseInertiaWorld.allFinite()) {
+    throw Error("contact body " + name + ": inverse inertia is not finite");
+  }
+  const Mat3& inertia = body.inverseInertiaWorld;
+  const double scale = inertia.cwiseAbs().maxCoeff();
+  if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale) {
+    throw Error("contact body " + name + ": inverse inertia is not symmetric");
+  }
+  if (scale > 0.0 && Eigen::SelfAdjointEigenSolver<Mat3>(inertia, Eigen::EigenvaluesOnly)
+                             .eigenvalues()
+                             .minCoeff() < -1e-12 * scale) {
+    throw Error("contact body " + name + ": inverse inertia is not positive semi-definite");
+  }
+  if (!body.centerOfMass.allFinite()) throw Error("contact body " + name + ": centre of mass is not finite");
+  if (!body.linearVelocity.allFinite()) throw Error("contact body " + name + ": linear velocity is not finite");
+  if (!body.angularVelocity.allFinite()) throw Error("contact body " + name + ": angular velocity is not finite");
+}
+
+bool immovable(const ContactBody& body) {
+  return body.inverseMass == 0.0 && body.inverseInertiaWorld.isZero(0.0);
+}
+
+Vec3 pointVelocity(const ContactBody& body, const Vec3& point) {
+  return body.linearVelocity + body.angularVelocity.cross(point - body.centerOfMass);
+}
+
+double bodyKineticEnergy(const ContactBody& body) {
+  double energy = 0.0;
+  if (body.inverseMass > 0.0) energy += 0.5 * body.linearVelocity.squaredNorm() / body.inverseMass;
+  if (!body.inverseInertiaWorld.isZero(0.0)) {
+    // ½ωᵀJω with J the pseudo-inverse of J⁻¹ (a body may be rotationally locked only).
+    const Eigen::CompleteOrthogonalDecomposition<Mat3> cod(body.inverseInertiaWorld);
+    energy += 0.5 * body.angularVelocity.dot(cod.solve(body.angularVelocity));
+  }
+  return energy;
+}
+
+}  // namespace
+
+void validateContact(const Contact& contact) {
+  validateBody(contact.a, "A");
+  validateBody(contact.b, "B");
+  if (!contact.point.allFinite()) throw Error("contact point is not finite");
+  if (!contact.normal.allFinite() || std::abs(contact.normal.norm() - 1.0) > 1e-9) {
+    throw Error("contact normal must be finite and of unit length");
+  }
+  if (immovable(contact.a) && immovable(contact.b)) {
+    throw Error("contact: both bodies are immovable (zero inverse mass and inertia)");
+  }
+}
+
+Vec3 relativeVelocity(const Contact& contact) {
+  return pointVelocity(contact.b, contact.point) - pointVelocity(contact.a, contact.point);
+}
+
+Mat3 inverseMassMatrix(const Contact& contact) {
+  const Mat3 sA = hat(contact.point - contact.a.centerOfMass);
+  const Mat3 sB = hat(contact.point - contact.b.centerOfMass);
+  return (contact.a.inverseMass + contact.b.inverseMass) * Mat3::Identity() -
+         sA * contact.a.inverseInertiaWorld * sA - sB * contact.b.inverseInertiaWorld * sB;
+}
+
+double kineticEnergy(const Contact& contact) {
+  return bodyKineticEnergy(contact.a) + bodyKineticEnergy(contact.b);
+}
+
+ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB) {
+  const Vec3 rA = contact.point - contact.a.centerOfMass;
+  const Vec3 rB = contact.point - contact.b.centerOfMass;
+  ImpactOutcome outcome;
+  outcome.impulse = impulseOnB;
+  outcome.linearVelocityA = contact.a.linearVelocity - contact.a.inverseMass * impulseOnB;
+  outcome.angularVelocityA =
+      contact.a.angularVelocity - contact.a.inverseInertiaWorld * rA.cross(impulseOnB);
+  outcome.linearVelocityB = contact.b.linearVelocity + contact.b.inverseMass * impulseOnB;
+  outcome.angularVelocityB =
+      contact.b.angularVelocity + contact.b.inverseInertiaWorld * rB.cross(impulseOnB);
+  // ΔT = P·(u⁻ + u⁺)/2 = P·u⁻ + ½PᵀKP: exact, and free of the cancellation of T⁺ − T⁻.
+  outcome.energyChange = impulseOnB.dot(relativeVelocity(contact)) +
+                         0.5 * impulseOnB.dot(inverseMassMatrix(contact) * impulseOnB);
+  return outcome;
+}
+
+}  // namespace carom::core::impact
