@@ -13,11 +13,11 @@ namespace carom::core {
 namespace {
 
 // Expects `statement` to throw carom::Error whose message mentions `word`.
-#define EXPECT_ERROR_NAMING(statement, word)                                           \
-  try {                                                                                \
-    statement;                                                                         \
-    ADD_FAILURE() << "no carom::Error from " #statement;                               \
-  } catch (const Error& error) {                                                       \
+#define EXPECT_ERROR_NAMING(statement, word)                                            \
+  try {                                                                                 \
+    statement;                                                                          \
+    ADD_FAILURE() << "no carom::Error from " #statement;                                \
+  } catch (const Error& error) {                                                        \
     EXPECT_NE(std::string(error.what()).find(word), std::string::npos) << error.what(); \
   }
 
@@ -27,8 +27,8 @@ TEST(MassProperties, NonStandardInertiaAndIdentitiesOfAppendixB) {
     const MassProperties body = random.body();
     const Mat3& J = body.inertia();
     const Mat3& Jd = body.nonStandardInertia();
-    EXPECT_LE((Jd - (0.5 * J.trace() * Mat3::Identity() - J)).norm(), 1e-14);       // (4.1)
-    EXPECT_LE((J - (Jd.trace() * Mat3::Identity() - Jd)).norm(), 1e-13);             // (4.1)
+    EXPECT_LE((Jd - (0.5 * J.trace() * Mat3::Identity() - J)).norm(), 1e-14);  // (4.1)
+    EXPECT_LE((J - (Jd.trace() * Mat3::Identity() - Jd)).norm(), 1e-13);       // (4.1)
     const Vec3 omega = random.vector(3.0);
     EXPECT_LE((hat(J * omega) - (hat(omega) * Jd + Jd * hat(omega))).norm(), 1e-13);  // (4.2)
     // Prop. B.2: ½ tr(S(Ω) J_d S(Ω)ᵀ) = ½ ΩᵀJΩ.
@@ -41,9 +41,10 @@ TEST(MassProperties, NonStandardInertiaAndIdentitiesOfAppendixB) {
 TEST(MassProperties, UniformShapesMatchThePaper) {
   // Tran & Leok §6.1: ellipsoid diag(2,3,4) of unit mass has J = diag(5, 4, 2.6); the cube of side
   // 2√3 has J = 2 I.
-  EXPECT_LE((uniformEllipsoid(1.0, {2, 3, 4}).inertia() - Vec3(5, 4, 2.6).asDiagonal().toDenseMatrix())
-                .norm(),
-            1e-14);
+  EXPECT_LE(
+      (uniformEllipsoid(1.0, {2, 3, 4}).inertia() - Vec3(5, 4, 2.6).asDiagonal().toDenseMatrix())
+          .norm(),
+      1e-14);
   const double half = std::sqrt(3.0);
   EXPECT_LE((uniformBox(1.0, {half, half, half}).inertia() - 2.0 * Mat3::Identity()).norm(), 1e-14);
 }
@@ -62,7 +63,8 @@ TEST(MassProperties, RefusesBadMassAndInertiaNamingTheQuantity) {
   asymmetric(0, 1) = 0.1;
   EXPECT_ERROR_NAMING(MassProperties::create(1.0, asymmetric), "symmetric");
   EXPECT_ERROR_NAMING(MassProperties::create(1.0, Vec3(1, 2, 0).asDiagonal()), "positive definite");
-  EXPECT_ERROR_NAMING(MassProperties::create(1.0, Vec3(1, -2, 2).asDiagonal()), "positive definite");
+  EXPECT_ERROR_NAMING(MassProperties::create(1.0, Vec3(1, -2, 2).asDiagonal()),
+                      "positive definite");
   EXPECT_ERROR_NAMING(MassProperties::create(1.0, Vec3(1, 1, 2.5).asDiagonal()), "triangle");
   EXPECT_ERROR_NAMING(uniformEllipsoid(1.0, {1, 0, 1}), "semi-axes");
   EXPECT_ERROR_NAMING(uniformBox(0.0, {1, 1, 1}), "mass");

@@ -12,7 +12,9 @@ class Random {
  public:
   explicit Random(unsigned seed) : engine_(seed) {}
 
-  double uniform(double lo, double hi) { return std::uniform_real_distribution<double>(lo, hi)(engine_); }
+  double uniform(double lo, double hi) {
+    return std::uniform_real_distribution<double>(lo, hi)(engine_);
+  }
 
   core::Vec3 vector(double scale) {
     return core::Vec3(uniform(-scale, scale), uniform(-scale, scale), uniform(-scale, scale));

@@ -1,0 +1,221 @@
+#include "carom/core/lgvi.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "carom/core/lie.h"
+#include "carom/error.h"
+#include "support/random.h"
+
+namespace carom::core {
+namespace {
+
+double maxAbs(const Mat3& m) {
+  return m.cwiseAbs().maxCoeff();
+}
+
+// Tolerances follow digest §7.1 (A, B) with ×10 safety.
+
+TEST(RotationSolve, BothChartsSolveTheImplicitEquationToRoundOff) {
+  test::Random random(20);
+  for (int i = 0; i < 500; ++i) {
+    const MassProperties body = random.body();
+    const double smallest = body.inertia().eigenvalues().real().minCoeff();
+    const Vec3 g = random.uniform(0.0, 0.5 * smallest) * random.unitVector();
+    const RotationSolution cay = solveRotation(body, g, {RotationChart::kCayley});
+    const RotationSolution exp = solveRotation(body, g, {RotationChart::kExponential});
+    ASSERT_EQ(cay.status, SolveStatus::kConverged);
+    ASSERT_EQ(exp.status, SolveStatus::kConverged);
+    const Mat3& Jd = body.nonStandardInertia();
+    EXPECT_LE(maxAbs(cay.F * Jd - Jd * cay.F.transpose() - hat(g)),
+              1e-14 * std::max(1.0, g.norm()));
+    EXPECT_LE(cay.residual, 1e-14 * std::max(1.0, g.norm()));
+    EXPECT_LE(orthogonalityError(cay.F), 1e-14);
+    EXPECT_NEAR(cay.F.determinant(), 1.0, 1e-14);
+    EXPECT_LE(maxAbs(cay.F - exp.F), 1e-13);  // digest A2: the chart changes only the iteration
+  }
+}
+
+TEST(RotationSolve, TakesFewIterationsAtSmallSteps) {
+  // h‖Π‖/‖J‖ ≈ 0.01 (digest A2): at most 5 Newton iterations.
+  const MassProperties body = uniformEllipsoid(1.0, {2, 3, 4});
+  const Vec3 g = 0.01 * Vec3(4, -4, 4);
+  for (RotationChart chart : {RotationChart::kCayley, RotationChart::kExponential}) {
+    const RotationSolution s = solveRotation(body, g, {chart});
+    EXPECT_EQ(s.status, SolveStatus::kConverged);
+    EXPECT_LE(s.iterations, 5);
+  }
+}
+
+TEST(RotationSolve, SmallImpulseLimitIsTheLinearisedRotation) {
+  // Digest A3: F ≈ I + S(J⁻¹g) + O(g²).
+  const MassProperties body = uniformEllipsoid(1.0, {2, 3, 4});
+  for (double scale : {1e-3, 1e-4, 1e-5}) {
+    const Vec3 g = scale * Vec3(1, 2, -1);
+    const RotationSolution s = solveRotation(body, g);
+    const Mat3 linear = Mat3::Identity() + hat(body.inverseInertia() * g);
+    EXPECT_LE(maxAbs(s.F - linear), 10.0 * scale * scale);
+  }
+  EXPECT_EQ(solveRotation(body, Vec3::Zero()).F, Mat3::Identity());
+}
+
+TEST(RotationSolve, ReportsTheIterationCapInsteadOfAcceptingAnUnconvergedRotation) {
+  const MassProperties body = uniformEllipsoid(1.0, {2, 3, 4});
+  NewtonSettings oneIteration;
+  oneIteration.maxIterations = 1;
+  const RotationSolution s = solveRotation(body, Vec3(1.0, -0.5, 0.7), oneIteration);
+  EXPECT_EQ(s.status, SolveStatus::kIterationLimit);
+  EXPECT_GT(s.residual, 1e-10);
+  const FlowResult step =
+      flow(body, BodyState{{0, 0, 0}, Mat3::Identity(), {1, 0, 0}, {100, -50, 70}}, 0.01, {},
+           oneIteration);
+  EXPECT_FALSE(step.ok());
+  EXPECT_EQ(step.state.x, Vec3::Zero());  // a failed step changes nothing
+  EXPECT_EQ(step.state.R, Mat3::Identity());
+}
+
+TEST(RotationSolve, RefusesBadInput) {
+  const MassProperties body = uniformEllipsoid(1.0, {2, 3, 4});
+  EXPECT_THROW(solveRotation(body, Vec3(std::nan(""), 0, 0)), Error);
+  NewtonSettings bad;
+  bad.tolerance = 0.0;
+  EXPECT_THROW(solveRotation(body, Vec3(0.01, 0, 0), bad), Error);
+  bad = NewtonSettings{};
+  bad.maxIterations = 0;
+  EXPECT_THROW(solveRotation(body, Vec3(0.01, 0, 0), bad), Error);
+  EXPECT_THROW(flow(body, BodyState{}, std::numeric_limits<double>::infinity(), {}), Error);
+  ExternalLoad load;
+  load.torque.x() = std::nan("");
+  EXPECT_THROW(flow(body, BodyState{}, 0.01, load), Error);
+}
+
+BodyState paperInitialState() {
+  // Tran & Leok §6.1: x₀ = (0,0,10), γ₀ = (2,2,10), Π₀ = (4,−4,4), R₀ = I.
+  return {{0, 0, 10}, Mat3::Identity(), {2, 2, 10}, {4, -4, 4}};
+}
+
+const Vec3 kGravity(0, 0, -9.80665);
+
+TEST(FreeFlight, ConservesEnergyAndMomentaToRoundOffOver1e5Steps) {
+  test::Random random(21);
+  const MassProperties body = MassProperties::create(1.3, random.inertia());  // non-diagonal J
+  BodyState s = paperInitialState();
+  s.R = random.rotation();
+  const ExternalLoad load{kGravity, Vec3::Zero(), Vec3::Zero()};
+  const double rot0 = energy(body, s, kGravity).rotational;
+  const Vec3 spin0 = s.R * s.Pi;  // spatial angular momentum about the centre of mass
+  const double h = 0.01;
+  double maxEnergyError = 0.0, maxRotError = 0.0, maxSpinError = 0.0;
+  for (int k = 1; k <= 100000; ++k) {
+    const FlowResult r = flow(body, s, h, load);
+    ASSERT_TRUE(r.ok()) << k;
+    s = r.state;
+    if (k % 100 == 0) {
+      const Energy e = energy(body, s, kGravity);
+      maxRotError = std::max(maxRotError, std::abs(e.rotational - rot0) / rot0);
+      maxSpinError = std::max(maxSpinError, (s.R * s.Pi - spin0).norm() / spin0.norm());
+      // Translational + potential energy is exact up to the round-off of the falling height:
+      // compare it with the scale of its two terms, which grow to ~1e7 J over 1000 s.
+      const double scale = std::abs(e.translational) + std::abs(e.potential);
+      const double t = k * h;
+      const Vec3 x = Vec3(0, 0, 10) + t * Vec3(2, 2, 10) / 1.3 + 0.5 * t * t * kGravity;
+      const Vec3 gamma = Vec3(2, 2, 10) + 1.3 * t * kGravity;
+      const Energy parabola = energy(body, {x, s.R, gamma, s.Pi}, kGravity);
+      maxEnergyError = std::max(maxEnergyError, std::abs(e.total() - parabola.total()) / scale);
+    }
+  }
+  // Digest B2: ≤ 1e-11 relative over 1e5 steps (round-off random walk).
+  EXPECT_LE(maxRotError, 1e-11);
+  EXPECT_LE(maxSpinError, 1e-11);
+  EXPECT_LE(maxEnergyError, 1e-11);
+  EXPECT_LE(orthogonalityError(s.R), 1e-11);  // B3, without re-orthonormalisation
+  // B1: the translation is the exact parabola; horizontal momentum is untouched.
+  const double t = 1000.0;
+  const Vec3 exact = Vec3(0, 0, 10) + t * Vec3(2, 2, 10) / 1.3 + 0.5 * t * t * kGravity;
+  EXPECT_LE((s.x - exact).norm(), 1e-12 * (1.0 + exact.norm()));
+  EXPECT_EQ(s.gamma.x(), 2.0);
+  EXPECT_EQ(s.gamma.y(), 2.0);
+}
+
+TEST(FreeFlight, LinearAndAngularMomentumExactWithoutGravity) {
+  test::Random random(22);
+  const MassProperties body = random.body();
+  BodyState s{random.vector(5.0), random.rotation(), random.vector(3.0), random.vector(3.0)};
+  const Vec3 L0 = spatialAngularMomentum(s);
+  const Vec3 p0 = s.gamma;
+  for (int k = 0; k < 100000; ++k) {
+    const FlowResult r = flow(body, s, 0.01, {});
+    ASSERT_TRUE(r.ok()) << k;
+    s = r.state;
+  }
+  EXPECT_EQ(s.gamma, p0);
+  // L = x × γ + RΠ: the orbital term grows with the distance travelled, and x accumulates one
+  // rounding per step, so the bound is N·ε relative to |x||γ| (measured: 3.5e-13 of it).
+  const double scale = L0.norm() + s.x.norm() * s.gamma.norm();
+  EXPECT_LE((spatialAngularMomentum(s) - L0).norm(), 1e5 * 1.1e-16 * scale);
+}
+
+TEST(FreeFlight, IsExactlyTimeReversible) {
+  test::Random random(23);
+  for (int i = 0; i < 50; ++i) {
+    const MassProperties body = random.body();
+    // |Π| ≤ 1 keeps the rotation per step below a half turn even at h = 0.5 for these inertias.
+    const BodyState s{random.vector(5.0), random.rotation(), random.vector(3.0),
+                      random.vector(0.5)};
+    const ExternalLoad load{kGravity, random.vector(1.0), random.vector(1.0)};
+    for (double h : {0.01, 0.1, 0.5}) {
+      const FlowResult forward = flow(body, s, h, load);
+      ASSERT_TRUE(forward.ok()) << i << " h=" << h;
+      const FlowResult backward = flow(body, forward.state, -h, load);
+      ASSERT_TRUE(backward.ok()) << i << " h=" << h;
+      const BodyState& back = backward.state;
+      // Digest A4: ≤ 1e-14 per component (scaled by the magnitudes involved).
+      EXPECT_LE((back.x - s.x).cwiseAbs().maxCoeff(),
+                1e-14 * (1.0 + s.x.norm() + forward.state.x.norm()));
+      EXPECT_LE(maxAbs(back.R - s.R), 1e-14);
+      EXPECT_LE((back.gamma - s.gamma).cwiseAbs().maxCoeff(), 1e-14 * (1.0 + s.gamma.norm()));
+      EXPECT_LE((back.Pi - s.Pi).cwiseAbs().maxCoeff(), 1e-14 * (1.0 + s.Pi.norm()));
+    }
+  }
+}
+
+TEST(FreeFlight, ConstantTorqueAndForceChangeMomentaExactly) {
+  // Discrete Lagrange–d'Alembert forcing: Δγ = h f and Δ(RΠ) = h τ exactly, for any h.
+  test::Random random(24);
+  const MassProperties body = random.body();
+  BodyState s{random.vector(1.0), random.rotation(), random.vector(1.0), random.vector(1.0)};
+  const ExternalLoad load{Vec3(0, -9.81, 0), Vec3(0.3, -0.2, 0.1), Vec3(0.5, 1.0, -0.7)};
+  const double h = 0.02;
+  const int steps = 1000;
+  const Vec3 spin0 = s.R * s.Pi, gamma0 = s.gamma;
+  for (int k = 0; k < steps; ++k)
+    s = flow(body, s, h, load).state;
+  EXPECT_LE((s.R * s.Pi - (spin0 + steps * h * load.torque)).norm(), 1e-11);
+  EXPECT_LE((s.gamma - (gamma0 + steps * h * (body.mass() * load.gravity + load.force))).norm(),
+            1e-11);
+}
+
+TEST(FreeFlight, AttitudeIsSecondOrderAccurate) {
+  // Digest B4: against the same integrator at h/64, the error ratio per halving is ≈ 4.
+  const MassProperties body = uniformEllipsoid(1.0, {2, 3, 4});
+  const BodyState s0 = paperInitialState();
+  const double T = 2.0;
+  const auto attitudeAt = [&](double h) {
+    BodyState s = s0;
+    const int n = static_cast<int>(std::lround(T / h));
+    for (int k = 0; k < n; ++k)
+      s = flow(body, s, h, {}).state;
+    return s.R;
+  };
+  const Mat3 reference = attitudeAt(0.1 / 64.0);
+  const double e1 = maxAbs(attitudeAt(0.1) - reference);
+  const double e2 = maxAbs(attitudeAt(0.05) - reference);
+  const double e3 = maxAbs(attitudeAt(0.025) - reference);
+  EXPECT_NEAR(e1 / e2, 4.0, 0.5);
+  EXPECT_NEAR(e2 / e3, 4.0, 0.5);
+}
+
+}  // namespace
+}  // namespace carom::core
