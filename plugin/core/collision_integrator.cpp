@@ -9,10 +9,14 @@ namespace carom::core {
 
 const char* toString(StepStatus status) {
   switch (status) {
-    case StepStatus::kOk: return "ok";
-    case StepStatus::kZenoLimit: return "Zeno guard: too many impacts in one step";
-    case StepStatus::kNewtonFailed: return "rotation solve failed";
-    case StepStatus::kLocalizationFailed: return "impact-time localization failed";
+    case StepStatus::kOk:
+      return "ok";
+    case StepStatus::kZenoLimit:
+      return "Zeno guard: too many impacts in one step";
+    case StepStatus::kNewtonFailed:
+      return "rotation solve failed";
+    case StepStatus::kLocalizationFailed:
+      return "impact-time localization failed";
   }
   return "unknown";
 }
@@ -61,8 +65,8 @@ StepReport CollisionIntegrator::step(const BodyState& state, double t) const {
     }
     if (static_cast<int>(report.impacts.size()) >= settings_.maxEventsPerStep) {
       return fail(StepStatus::kZenoLimit,
-                  std::to_string(report.impacts.size()) + " impacts in the step starting at t = " +
-                      std::to_string(t) + " s");
+                  std::to_string(report.impacts.size()) +
+                      " impacts in the step starting at t = " + std::to_string(t) + " s");
     }
     // Each probe is a sub-step F̃[αh] from the current state plus one gap query (5.11).
     const auto phiAt = [&](double alpha) {
@@ -77,8 +81,8 @@ StepReport CollisionIntegrator::step(const BodyState& state, double t) const {
     const GapSample impactGap = gap(atImpact.state);
     const JumpResult jump = elasticJump(body_, atImpact.state, impactGap);  // F̃_Jump (4.21)
     elapsed += root.alpha;
-    report.impacts.push_back({t + elapsed * h, elapsed, jump.lambda, jump.phiDotMinus,
-                              impactGap.phi, jump.applied});
+    report.impacts.push_back(
+        {t + elapsed * h, elapsed, jump.lambda, jump.phiDotMinus, impactGap.phi, jump.applied});
     current = jump.state;
     currentPhi = impactGap.phi;
   }

@@ -9,16 +9,20 @@ namespace carom::core {
 
 const char* toString(RootStatus status) {
   switch (status) {
-    case RootStatus::kConverged: return "converged";
-    case RootStatus::kIterationLimit: return "iteration limit reached";
-    case RootStatus::kInvalidBracket: return "no sign change in the bracket";
-    case RootStatus::kNonFiniteGap: return "gap function returned a non-finite value";
+    case RootStatus::kConverged:
+      return "converged";
+    case RootStatus::kIterationLimit:
+      return "iteration limit reached";
+    case RootStatus::kInvalidBracket:
+      return "no sign change in the bracket";
+    case RootStatus::kNonFiniteGap:
+      return "gap function returned a non-finite value";
   }
   return "unknown";
 }
 
-RootResult locateRoot(const std::function<double(double)>& gap, double lo, double phiLo,
-                      double hi, double phiHi, const RootSettings& settings) {
+RootResult locateRoot(const std::function<double(double)>& gap, double lo, double phiLo, double hi,
+                      double phiHi, const RootSettings& settings) {
   if (!(settings.fractionTolerance > 0.0) || !(settings.gapTolerance >= 0.0) ||
       settings.maxIterations < 1) {
     throw Error("RootSettings: tolerances must be positive and maxIterations at least 1");
@@ -35,12 +39,14 @@ RootResult locateRoot(const std::function<double(double)>& gap, double lo, doubl
   // Illinois weights: the interpolation uses scaled copies of Φ at the ends, the convergence test
   // the true values.
   double weightLo = phiLo, weightHi = phiHi;
-  int lastMoved = 0;             // +1: lo moved last, −1: hi moved last
+  int lastMoved = 0;         // +1: lo moved last, −1: hi moved last
+  bool loWasProbed = false;  // the gap rule applies to probed points only (see RootSettings)
   // Bracket widths at the top of the previous two iterations (none yet: infinite).
   double widthTwoStepsAgo = std::numeric_limits<double>::infinity();
   double widthOneStepAgo = widthTwoStepsAgo;
   while (true) {
-    if (result.phi <= settings.gapTolerance || result.upper - result.alpha <= settings.fractionTolerance) {
+    const bool atContact = loWasProbed && result.phi <= settings.gapTolerance;
+    if (atContact || result.upper - result.alpha <= settings.fractionTolerance) {
       return result;
     }
     if (result.evaluations >= settings.maxIterations) {
@@ -74,6 +80,7 @@ RootResult locateRoot(const std::function<double(double)>& gap, double lo, doubl
     } else {
       result.alpha = c;
       result.phi = phiC;
+      loWasProbed = true;
       weightLo = phiC;
       if (lastMoved == 1) weightHi *= 0.5;  // Illinois: hi retained twice
       lastMoved = 1;

@@ -14,11 +14,11 @@ JumpResult elasticJump(const MassProperties& body, const BodyState& state, const
   result.phiDotPlus = result.phiDotMinus;
   if (!(result.phiDotMinus < 0.0)) return result;
   // Inverse effective mass along the normal; > 0 since |∂Φ/∂x| = 1.
-  const double inverseEffectiveMass = body.inverseMass() * gap.dPhidx.squaredNorm() +
-                                      gap.chi.dot(body.inverseInertia() * gap.chi);
+  const double inverseEffectiveMass =
+      body.inverseMass() * gap.dPhidx.squaredNorm() + gap.chi.dot(body.inverseInertia() * gap.chi);
   result.lambda = -2.0 * result.phiDotMinus / inverseEffectiveMass;
   result.state.gamma += result.lambda * gap.dPhidx;  // (4.21a)
-  result.state.Pi += result.lambda * gap.chi;         // (4.21b)
+  result.state.Pi += result.lambda * gap.chi;        // (4.21b)
   result.phiDotPlus = gapRate(body, result.state, gap);
   result.applied = true;
   return result;

@@ -45,8 +45,8 @@ ChartEvaluation evaluateExponential(const Mat3& J, const Vec3& f) {
   }
   const Vec3 Jf = J * f;
   const Vec3 fxJf = f.cross(Jf);
-  return {a * Jf + b * fxJf, da * Jf * f.transpose() + a * J + db * fxJf * f.transpose() +
-                                 b * (hat(f) * J - hat(Jf))};
+  return {a * Jf + b * fxJf,
+          da * Jf * f.transpose() + a * J + db * fxJf * f.transpose() + b * (hat(f) * J - hat(Jf))};
 }
 
 Mat3 chartToRotation(RotationChart chart, const Vec3& f) {
@@ -64,9 +64,12 @@ void validateSettings(const NewtonSettings& settings) {
 
 const char* toString(SolveStatus status) {
   switch (status) {
-    case SolveStatus::kConverged: return "converged";
-    case SolveStatus::kIterationLimit: return "iteration limit reached";
-    case SolveStatus::kSingular: return "singular Newton Jacobian";
+    case SolveStatus::kConverged:
+      return "converged";
+    case SolveStatus::kIterationLimit:
+      return "iteration limit reached";
+    case SolveStatus::kSingular:
+      return "singular Newton Jacobian";
   }
   return "unknown";
 }

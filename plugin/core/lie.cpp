@@ -8,7 +8,9 @@ namespace carom::core {
 namespace {
 
 // sin(x)/x, exact to round-off at and near 0.
-double sinc(double x) { return std::abs(x) < 1e-8 ? 1.0 - x * x / 6.0 : std::sin(x) / x; }
+double sinc(double x) {
+  return std::abs(x) < 1e-8 ? 1.0 - x * x / 6.0 : std::sin(x) / x;
+}
 
 }  // namespace
 
@@ -18,9 +20,13 @@ Mat3 hat(const Vec3& x) {
   return s;
 }
 
-Vec3 vee(const Mat3& omega) { return Vec3(omega(2, 1), omega(0, 2), omega(1, 0)); }
+Vec3 vee(const Mat3& omega) {
+  return Vec3(omega(2, 1), omega(0, 2), omega(1, 0));
+}
 
-Mat3 asym(const Mat3& a) { return a - a.transpose(); }
+Mat3 asym(const Mat3& a) {
+  return a - a.transpose();
+}
 
 Mat3 cayley(const Vec3& f) {
   const Mat3 s = hat(f);
@@ -54,8 +60,8 @@ Vec3 logSO3(const Mat3& rotation) {
   }
   // Near θ = π the skew part vanishes; read the axis from the symmetric part,
   // (R + Rᵀ)/2 − cos θ I = (1 − cos θ) u uᵀ, using its largest column.
-  const Mat3 uuT = (0.5 * (rotation + rotation.transpose()) - cosTheta * Mat3::Identity()) /
-                   (1.0 - cosTheta);
+  const Mat3 uuT =
+      (0.5 * (rotation + rotation.transpose()) - cosTheta * Mat3::Identity()) / (1.0 - cosTheta);
   Eigen::Index k = 0;
   uuT.diagonal().maxCoeff(&k);
   Vec3 axis = uuT.col(k) / std::sqrt(uuT(k, k));

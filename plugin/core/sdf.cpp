@@ -48,8 +48,8 @@ double argmaxConcaveOnUnitInterval(const Function& f) {
   return best;
 }
 
-// The ellipsoid E_t = {ρ : t q₁(ρ) + (1−t) q₂(ρ) ≤ 1}, qᵢ(ρ) = (ρ − cᵢ)ᵀAᵢ(ρ − cᵢ), Aᵢ = diag(aᵢ⁻²),
-// written as {(ρ − c)ᵀA(ρ − c) ≤ r²}.
+// The ellipsoid E_t = {ρ : t q₁(ρ) + (1−t) q₂(ρ) ≤ 1}, qᵢ(ρ) = (ρ − cᵢ)ᵀAᵢ(ρ − cᵢ), Aᵢ =
+// diag(aᵢ⁻²), written as {(ρ − c)ᵀA(ρ − c) ≤ r²}.
 struct BlendedEllipsoid {
   Vec3 diagonal;  // A (diagonal, since both ellipsoids are axis-aligned in the body frame)
   Vec3 center;    // c
@@ -94,7 +94,7 @@ Ellipsoid::Ellipsoid(const Vec3& semiAxes, const Vec3& center)
 
 GapSample Ellipsoid::gap(const Plane& plane, const Vec3& x, const Mat3& R) const {
   const Vec3 u = R.transpose() * plane.normal();
-  const Vec3 scaled = semiAxes_.cwiseProduct(u);  // I_E Rᵀn
+  const Vec3 scaled = semiAxes_.cwiseProduct(u);                              // I_E Rᵀn
   const Vec3 rho = center_ - semiAxes_.cwiseProduct(scaled) / scaled.norm();  // (A.5)
   return sampleAt(plane, x, R, rho);
 }

@@ -36,10 +36,9 @@ TEST_P(RootMethods, FindsTheRootFromTheAdmissibleSide) {
     ASSERT_EQ(r.status, RootStatus::kConverged);
     EXPECT_GE(c.f(r.alpha), 0.0);  // admissible side, always
     EXPECT_LT(c.f(r.upper), 0.0);
-    // The stopping rule: a gap within 1e-15 or a bracket within 1e-15. The gap rule bounds α only
-    // through the slope, which is 2e-5 at the root of the exponential case: hence 1e-10 here.
-    EXPECT_TRUE(r.phi <= 1e-15 || r.upper - r.alpha <= 1e-15) << r.alpha << " " << r.upper;
-    EXPECT_NEAR(r.alpha, c.root, 1e-10);
+    // The default stopping rule: the bracket within 1e-15 (or an exact zero of the gap).
+    EXPECT_TRUE(r.phi == 0.0 || r.upper - r.alpha <= 1e-15) << r.alpha << " " << r.upper;
+    EXPECT_NEAR(r.alpha, c.root, 1e-14);
     EXPECT_EQ(r.phi, c.f(r.alpha));
   }
 }
@@ -57,16 +56,27 @@ TEST(Event, IllinoisNeedsFarFewerEvaluationsThanBisection) {
   EXPECT_LE(illinois.evaluations, 15);
 }
 
-TEST(Event, ReturnsImmediatelyWhenTheLowerEndIsAlreadyAtContact) {
-  int calls = 0;
-  const auto f = [&](double a) {
-    ++calls;
-    return -a;
-  };
-  const RootResult r = locateRoot(f, 0.0, 0.0, 1.0, -1.0);
+TEST(Event, AGapToleranceStopsAtTheFirstPointWithinIt) {
+  const auto f = [](double a) { return 1e-3 * (0.3 - a); };
+  RootSettings loose = settingsFor(RootMethod::kBisection);
+  loose.gapTolerance = 1e-6;
+  const RootResult r = locateRoot(f, 0.0, f(0.0), 1.0, f(1.0), loose);
   EXPECT_EQ(r.status, RootStatus::kConverged);
-  EXPECT_EQ(r.alpha, 0.0);
-  EXPECT_EQ(calls, 0);
+  EXPECT_GE(r.phi, 0.0);
+  EXPECT_LE(r.phi, 1e-6);
+  EXPECT_LT(r.evaluations, 20);  // the bracket rule alone needs ~50 halvings
+}
+
+TEST(Event, ALowerEndAtContactDoesNotStopTheSearch) {
+  // After an impact the bracket starts at the contact just resolved (Φ ≈ 0, moving away); the
+  // next crossing lies further on, here at 0.6 after the gap rose and fell again.
+  const auto f = [](double a) { return 1e-16 + a * (0.6 - a); };
+  for (RootMethod method : {RootMethod::kBisection, RootMethod::kIllinois}) {
+    const RootResult r = locateRoot(f, 0.0, f(0.0), 1.0, f(1.0), settingsFor(method));
+    EXPECT_EQ(r.status, RootStatus::kConverged);
+    EXPECT_NEAR(r.alpha, 0.6, 1e-12);
+    EXPECT_GE(f(r.alpha), 0.0);
+  }
 }
 
 TEST(Event, ReportsInvalidBracketNonFiniteGapAndIterationLimit) {

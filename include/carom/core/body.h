@@ -41,10 +41,10 @@ MassProperties uniformBox(double mass, const Vec3& halfExtents);
 
 // The discrete state of Tran & Leok (4.11).
 struct BodyState {
-  Vec3 x = Vec3::Zero();          // centre of mass, world frame (m)
-  Mat3 R = Mat3::Identity();      // attitude: a body point ρ sits at x + Rρ (2.8b)
-  Vec3 gamma = Vec3::Zero();      // γ = m ẋ, linear momentum, world frame (kg m/s)
-  Vec3 Pi = Vec3::Zero();         // Π = J Ω, angular momentum, body frame (kg m²/s)
+  Vec3 x = Vec3::Zero();      // centre of mass, world frame (m)
+  Mat3 R = Mat3::Identity();  // attitude: a body point ρ sits at x + Rρ (2.8b)
+  Vec3 gamma = Vec3::Zero();  // γ = m ẋ, linear momentum, world frame (kg m/s)
+  Vec3 Pi = Vec3::Zero();     // Π = J Ω, angular momentum, body frame (kg m²/s)
 };
 
 // Builds a state from world-frame velocities (what Bullet and scene files give).

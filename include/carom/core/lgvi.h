@@ -58,9 +58,9 @@ struct FlowResult {
 };
 
 // One step of length h (s; any sign, so that the map can be run backwards) of F̃_{L_d}[h]:
-//   (5.9a,b)  x⁺ = x + hγ/m + ½h² f/m,  γ⁺ = γ + h f        with f = m g + force (exact for constant f)
-//   (5.9c)    h S(Π) + ½h² S(M) = F J_d − J_d Fᵀ,            M = Rᵀτ (body-frame torque)
-//   (5.9d,e)  Π⁺ = Fᵀ(Π + ½hM) + ½h R⁺ᵀτ,  R⁺ = R F
+//   (5.9a,b)  x⁺ = x + hγ/m + ½h² f/m,  γ⁺ = γ + h f        with f = m g + force (exact for
+//   constant f) (5.9c)    h S(Π) + ½h² S(M) = F J_d − J_d Fᵀ,            M = Rᵀτ (body-frame
+//   torque) (5.9d,e)  Π⁺ = Fᵀ(Π + ½hM) + ½h R⁺ᵀτ,  R⁺ = R F
 // The torque terms are the discrete Lagrange–d'Alembert forcing of Lee, Leok & McClamroch; with
 // τ = 0 this is exactly (5.9). Spatial angular momentum changes by exactly hτ, and the map is
 // time-reversible: flow(flow(s, h), −h) = s.

@@ -20,8 +20,8 @@ Mat3 asym(const Mat3& a);
 // A rotation by angle θ about unit axis u has f = tan(θ/2) u.
 Mat3 cayley(const Vec3& f);
 
-// Inverse Cayley map f = vee(F − Fᵀ)/(1 + tr F). Throws carom::Error for a rotation by π (tr F = −1),
-// which has no Cayley coordinates.
+// Inverse Cayley map f = vee(F − Fᵀ)/(1 + tr F). Throws carom::Error for a rotation by π (tr F =
+// −1), which has no Cayley coordinates.
 Vec3 cayleyInverse(const Mat3& rotation);
 
 // exp(S(w)) by Rodrigues' formula (Tran & Leok (D.2)); series near w = 0.

@@ -25,8 +25,8 @@ class Plane {
 
 // The gap Φ(x, R) between a body at pose (x, R) and a plane, with its derivatives.
 struct GapSample {
-  double phi = 0.0;           // Φ (m): distance when separated, minus the depth when overlapping
-  Vec3 dPhidx = Vec3::Zero(); // ∂Φ/∂x, world frame (the plane normal)
+  double phi = 0.0;            // Φ (m): distance when separated, minus the depth when overlapping
+  Vec3 dPhidx = Vec3::Zero();  // ∂Φ/∂x, world frame (the plane normal)
   // χ (m), body frame: S(χ) = Asym(Rᵀ ∂Φ/∂R) (4.15). For a contact at body point ρ_C it is
   // ρ_C × Rᵀn, the angular row of the contact Jacobian; the jump needs only dPhidx and χ.
   Vec3 chi = Vec3::Zero();
@@ -40,7 +40,8 @@ class Shape {
   virtual GapSample gap(const Plane& plane, const Vec3& x, const Mat3& R) const = 0;
 };
 
-// Solid ellipsoid {ρ : Σ ((ρ − c)ᵢ / aᵢ)² ≤ 1}, axes along the body axes, centre c in the body frame.
+// Solid ellipsoid {ρ : Σ ((ρ − c)ᵢ / aᵢ)² ≤ 1}, axes along the body axes, centre c in the body
+// frame.
 class Ellipsoid final : public Shape {
  public:
   // Throws carom::Error for non-positive or non-finite semi-axes (m) or a non-finite centre (m).
