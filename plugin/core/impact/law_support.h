@@ -1,0 +1,45 @@
+// Pieces shared by the single-contact impact laws (private to plugin/core/impact).
+#pragma once
+
+#include <Eigen/Cholesky>
+
+#include "carom/core/impact/contact.h"
+#include "carom/error.h"
+
+namespace carom::core::impact {
+
+// Up to three impulse directions, as columns (no heap).
+using ImpulseBasis = Eigen::Matrix<double, 3, Eigen::Dynamic, 0, 3, 3>;
+
+// Validates `contact` and returns the incoming relative normal velocity n·Δu⁻ (m/s), ≤ 0.
+// An impact law maps incoming to outgoing states (Cox, Feres & Ward §2.4: C maps T⁻M to T⁺M);
+// applied to separating bodies it would pull them together, so that is refused, not ignored.
+inline double incomingNormalVelocity(const Contact& contact) {
+  validateContact(contact);
+  const double normalVelocity = contact.normal.dot(relativeVelocity(contact));
+  if (normalVelocity > 0.0) {
+    throw Error(
+        "contact: relative normal velocity is positive (bodies separate); impact laws "
+        "apply to approaching bodies only");
+  }
+  return normalVelocity;
+}
+
+// W (WᵀKW)⁻¹ Wᵀ c: the impulse on B within span(W) that changes the components Wᵀ Δu of the
+// relative contact velocity by Wᵀ c (K = inverseMassMatrix). Throws carom::Error when WᵀKW is
+// singular to a reciprocal condition number of 1e-12: the bodies cannot exchange an impulse
+// along some column of W.
+inline Vec3 impulseWithin(const ImpulseBasis& w, const Mat3& inverseMass,
+                          const Vec3& velocityChange) {
+  using Restricted = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3>;
+  const Restricted restricted = w.transpose() * inverseMass * w;
+  const Eigen::LDLT<Restricted> ldlt(restricted);
+  if (ldlt.info() != Eigen::Success || !ldlt.isPositive() || ldlt.rcond() < 1e-12) {
+    throw Error(
+        "contact: the inverse mass matrix restricted to the impulse directions is "
+        "singular; the bodies cannot exchange an impulse along them");
+  }
+  return w * ldlt.solve(w.transpose() * velocityChange);
+}
+
+}  // namespace carom::core::impact

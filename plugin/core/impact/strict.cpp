@@ -1,0 +1,73 @@
+#include "carom/core/impact/strict.h"
+
+#include <cmath>
+#include <string>
+
+#include "carom/error.h"
+#include "law_support.h"
+
+namespace carom::core::impact {
+namespace {
+
+// Tolerance (dimensionless) on |t| − 1 and on t·n for the rough direction t, as for the normal.
+constexpr double kDirectionTolerance = 1e-9;
+
+// W for roughness 1 or 2 (roughness 0 uses the normal alone).
+ImpulseBasis roughImpulseBasis(const Vec3& normal, const StrictParameters& parameters) {
+  if (parameters.roughness == 2) return Mat3::Identity();  // completely rough: 𝒲 = R³
+  ImpulseBasis w(3, 2);
+  w << normal, parameters.roughDirection;
+  return w;
+}
+
+void requireUnitInterval(double value, const std::string& name) {
+  if (!std::isfinite(value) || value < 0.0 || value > 1.0) {
+    throw Error("strict parameters: " + name + " must be in [0, 1]");
+  }
+}
+
+}  // namespace
+
+void validateStrictParameters(const StrictParameters& parameters, const Vec3& normal) {
+  if (parameters.roughness < 0 || parameters.roughness > 2) {
+    throw Error("strict parameters: roughness must be 0, 1 or 2, got " +
+                std::to_string(parameters.roughness));
+  }
+  if (parameters.roughness == 1) {
+    const Vec3& t = parameters.roughDirection;
+    if (!t.allFinite() || std::abs(t.norm() - 1.0) > kDirectionTolerance) {
+      throw Error("strict parameters: roughDirection must be finite and of unit length");
+    }
+    if (std::abs(t.dot(normal)) > kDirectionTolerance) {
+      throw Error("strict parameters: roughDirection must be perpendicular to the contact normal");
+    }
+  }
+  requireUnitInterval(parameters.normalRestitution, "normalRestitution");
+  requireUnitInterval(parameters.tangentialRestitution, "tangentialRestitution");
+}
+
+ImpactOutcome strictImpact(const Contact& contact, const StrictParameters& parameters) {
+  incomingNormalVelocity(contact);
+  validateStrictParameters(parameters, contact.normal);
+  const Mat3 inverseMass = inverseMassMatrix(contact);
+  const Vec3 du = relativeVelocity(contact);
+  // Digest §6: C_e = I − (1 + e_n) P_n − (1 + e_r)(P_E − P_n); e_n = e_r = 1 gives C = I − 2P_E,
+  // the engine form of the strict map (digest §2.2; Cor 2.1 of the paper). Below, the impulses
+  // that arrest the relative velocity along n alone and along all of 𝒲 change the state by −P_n x
+  // and −P_E x, P_E = M⁻¹GᵀW(WᵀKW)⁻¹WᵀG (digest §2.2, via BᵀMB = WᵀKW).
+  const Vec3 normalArrest = impulseWithin(contact.normal, inverseMass, -du);
+  const Vec3 roughArrest =
+      parameters.roughness == 0
+          ? Vec3::Zero()
+          : Vec3(impulseWithin(roughImpulseBasis(contact.normal, parameters), inverseMass, -du) -
+                 normalArrest);
+  ImpactOutcome outcome =
+      applyImpulse(contact, (1.0 + parameters.normalRestitution) * normalArrest +
+                                (1.0 + parameters.tangentialRestitution) * roughArrest);
+  outcome.trace = "strict map, roughness rank " + std::to_string(parameters.roughness) + ", e_n " +
+                  std::to_string(parameters.normalRestitution) + ", e_r " +
+                  std::to_string(parameters.tangentialRestitution);
+  return outcome;
+}
+
+}  // namespace carom::core::impact
