@@ -24,6 +24,10 @@ constexpr int kRayPolishIterations = 4;
 constexpr double kSafety = 0.9;
 constexpr double kMinShrink = 0.2;
 constexpr double kMaxGrowth = 5.0;
+// A step may move γ by at most this fraction of ‖γ‖ (bounding ‖γ'‖ by μ‖B‖ + ‖d‖), so that no
+// stage reaches the origin, where γ̂ jumps: without it, steps near a sticking point straddle the
+// origin and the integration chatters there instead of reaching ‖γ‖ ≤ ε.
+constexpr double kOriginFraction = 0.5;
 // First step as a fraction of the shorter of the slip's and the compression's impulse scales.
 constexpr double kFirstStepFraction = 1e-2;
 
@@ -97,13 +101,19 @@ SlipOutcome integrateSlip(const StrongeProblem& problem, const StrongeParameters
     path.frictionWork = y(3);
   };
 
-  // Absolute tolerances: ε for γ, the tolerance times v_z⁻²/w for the absorbed energy; the friction
-  // work only follows along (an output, not a driver of the path).
+  // Error per step, relative to the tolerance: the slip's error against ε + rtol‖γ‖ (a norm, so
+  // the control does not depend on the tangent axes), the absorbed energy's against
+  // rtol(v_z⁻²/w + |E|). The friction work only follows along: an output, not a driver of the path.
   const double rtol = parameters.relativeTolerance;
-  const double energyScale =
-      problem.normalVelocityBefore * problem.normalVelocityBefore / problem.normalInverseMass;
-  const State atol(problem.slipTolerance, problem.slipTolerance, rtol * energyScale,
-                   std::numeric_limits<double>::infinity());
+  const double energyTolerance = rtol * problem.normalVelocityBefore *
+                                 problem.normalVelocityBefore / problem.normalInverseMass;
+  const auto relativeError = [&](const State& from, const DormandPrinceStep<4>& to) {
+    const double slipScale =
+        problem.slipTolerance + rtol * std::max(from.head<2>().norm(), to.y.head<2>().norm());
+    const double energyScale =
+        energyTolerance + rtol * std::max(std::abs(from(2)), std::abs(to.y(2)));
+    return std::max(to.error.head<2>().norm() / slipScale, std::abs(to.error(2)) / energyScale);
+  };
 
   double Iz = path.normalImpulse;
   State y;
@@ -112,6 +122,7 @@ SlipOutcome integrateSlip(const StrongeProblem& problem, const StrongeParameters
   double step =
       kFirstStepFraction * std::min(-problem.normalVelocityBefore / problem.normalInverseMass,
                                     y.head<2>().norm() / std::max(k1.head<2>().norm(), 1e-300));
+  const double rateBound = h.mu * h.B.norm() + h.d.norm();
   const int startSteps = steps;
   const auto note = [&](const char* how) {
     path.note(std::string("slip integrated (") + std::to_string(steps - startSteps) +
@@ -125,6 +136,7 @@ SlipOutcome integrateSlip(const StrongeProblem& problem, const StrongeParameters
       note(event.end == SlipEnd::kStopped ? "until the slip stops" : "until an invariant ray");
       return event;
     }
+    step = std::min(step, kOriginFraction * y.head<2>().norm() / rateBound);
     if (steps >= parameters.maxSteps || Iz + step == Iz) {
       store(Iz, y);
       note("stopped by the step cap or a vanishing step");
@@ -132,8 +144,7 @@ SlipOutcome integrateSlip(const StrongeProblem& problem, const StrongeParameters
     }
     DormandPrinceStep<4> trial = dormandPrinceStep<4>(rate, Iz, y, k1, step);
     ++steps;
-    const State scale = atol + rtol * y.cwiseAbs().cwiseMax(trial.y.cwiseAbs());
-    const double error = (trial.error.cwiseAbs().array() / scale.array()).maxCoeff();
+    const double error = relativeError(y, trial);
     const double change = std::isfinite(error)
                               ? std::clamp(kSafety * std::pow(error, -0.2), kMinShrink, kMaxGrowth)
                               : kMinShrink;

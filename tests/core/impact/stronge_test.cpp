@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <string>
 
@@ -395,6 +396,276 @@ TEST(StrongePaper, PinBallRegression) {
   EXPECT_NEAR(s.compressionImpulse, 1.5225, 1e-3);
   EXPECT_NEAR(s.finalSlip.norm(), 0.0, 1e-9);
   EXPECT_NEAR(energyChange(pinW(), vMinus, s.impulse), -0.62227, 1e-4);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Properties over random body pairs.
+
+Contact randomContact(test::Random& random) {
+  Contact contact;
+  for (ContactBody* body : {&contact.a, &contact.b}) {
+    body->inverseMass = 1.0 / random.uniform(0.5, 3.0);
+    const Mat3 inverseInertia = random.inertia().inverse();
+    body->inverseInertiaWorld = 0.5 * (inverseInertia + inverseInertia.transpose());
+    body->centerOfMass = random.vector(1.0);
+    body->linearVelocity = random.vector(2.0);
+    body->angularVelocity = random.vector(2.0);
+  }
+  if (random.uniform(0.0, 1.0) < 0.2) contact.a = ContactBody{};  // immovable A
+  contact.point = random.vector(0.5);
+  contact.normal = random.unitVector();
+  // Make B approach A along the normal.
+  const double approach = contact.normal.dot(relativeVelocity(contact));
+  contact.b.linearVelocity -= (approach + random.uniform(0.05, 2.0)) * contact.normal;
+  return contact;
+}
+
+// ½ v⁻ᵀW⁻¹v⁻: the kinetic energy of the relative motion the impact can remove (J).
+double relativeEnergy(const Mat3& W, const Vec3& v) {
+  return 0.5 * v.dot(W.ldlt().solve(v));
+}
+
+TEST(StrongeProperties, ThousandsOfRandomPairs) {
+  test::Random random(2024);
+  int converged = 0, stuck = 0, resumed = 0, slidThrough = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    Contact contact = randomContact(random);
+    if (trial % 4 == 0) {  // no initial slip: stick or resumed slip from the start
+      const Vec3 u0 = relativeVelocity(contact);
+      contact.b.linearVelocity -= u0 - u0.dot(contact.normal) * contact.normal;
+    }
+    // Half the trials with small μ, where the slip often cannot stick (‖B⁻¹d‖ > μ).
+    const double mu = trial % 2 ? random.uniform(0.0, 1.5) : random.uniform(0.0, 0.1);
+    StrongeParameters p = parameters(mu, random.uniform(0.0, 1.0));
+    if (trial % 10 == 0) p.restitution = 0.0;
+    if (trial % 10 == 1) p.restitution = 1.0;
+    p.recordPath = true;
+    const StrongeImpact impact = resolveStrongeImpact(contact, p);
+    const StrongeSolution& s = impact.solution;
+    const Mat3 K = inverseMassMatrix(contact);
+    const Vec3 u = relativeVelocity(contact);
+    SCOPED_TRACE(trial);
+    if (s.status != StrongeStatus::kConverged) {
+      // Only allowed where the sufficient condition (18), μ‖d‖ < W_zz, fails.
+      ASSERT_EQ(s.status, StrongeStatus::kNoTermination) << s.trace;
+      EXPECT_EQ(impact.outcome.impulse, Vec3::Zero());
+      continue;
+    }
+    ++converged;
+    const Vec3 n = contact.normal;
+    const Vec3 I = impact.outcome.impulse;
+    const double Iz = I.dot(n);
+    const double Iperp = (I - Iz * n).norm();
+    const double scaleE = relativeEnergy(K, u);
+    const double scaleV = u.norm();
+    // Energy never increases, and the decomposition ΔT = −(1−e²)E_c + W_f holds (§4.1).
+    const double dT = impact.outcome.energyChange;
+    EXPECT_LE(dT, 1e-12 * scaleE);
+    // Restitution ends where the integrated E crosses zero on the continuous extension: to the
+    // integration tolerance (1e-9), hence 1e-8.
+    EXPECT_NEAR(s.normalWork, -(1 - p.restitution * p.restitution) * s.compressionEnergy,
+                1e-8 * scaleE);
+    EXPECT_NEAR(dT, s.normalWork + s.frictionWork, 1e-7 * scaleE) << s.trace;
+    EXPECT_LE(s.frictionWork, 0.0);
+    // Friction cone, total and step by step (I_⊥' = −μγ̂ or the stick rate with ‖·‖ ≤ μ).
+    EXPECT_LE(Iperp, p.friction * Iz * (1 + 1e-6) + 1e-12 * I.norm());
+    for (size_t k = 1; k < s.path.size(); ++k) {
+      const Vec3 dI = s.path[k] - s.path[k - 1];
+      ASSERT_GE(dI.z(), 0.0);  // I_z is the monotone parameter
+      EXPECT_LE(dI.head<2>().norm(), p.friction * dI.z() * (1 + 1e-6) + 1e-8 * I.norm())
+          << k << " " << s.trace;
+    }
+    // Separation: v_z⁺ ≥ 0, and = 0 for e = 0.
+    Contact after = contact;
+    after.a.linearVelocity = impact.outcome.linearVelocityA;
+    after.a.angularVelocity = impact.outcome.angularVelocityA;
+    after.b.linearVelocity = impact.outcome.linearVelocityB;
+    after.b.angularVelocity = impact.outcome.angularVelocityB;
+    const Vec3 uPlus = relativeVelocity(after);
+    EXPECT_GE(uPlus.dot(n), -1e-9 * scaleV);
+    if (p.restitution == 0.0) {  // compression ends on the located event: to the tolerance
+      EXPECT_NEAR(uPlus.dot(n), 0.0, 1e-8 * scaleV);
+    }
+    if (p.restitution == 1.0) {  // the normal force does no net work (to the event accuracy)
+      EXPECT_NEAR(s.normalWork, 0.0, 1e-8 * scaleE);
+    }
+    EXPECT_NEAR((uPlus - u - K * I).norm(), 0.0, 1e-12 * scaleV);
+    // After the slip stops: stick if ‖B⁻¹d‖ ≤ μ (eq. 35), else slide along the centrifugal ray.
+    const Mat3 frame = [&] {
+      Mat3 f;
+      const Vec3 t1 =
+          (I - Iz * n).norm() > 0 ? Vec3((I - Iz * n).normalized()) : Vec3(n.unitOrthogonal());
+      f << t1, n.cross(t1), n;
+      return f;
+    }();
+    const Mat3 Wc = frame.transpose() * K * frame;
+    const Hodograph hc = hodographOf(Wc, p.friction);
+    const bool stickable = (hc.B.inverse() * hc.d).norm() <= p.friction;
+    if (s.slipStopImpulse >= 0.0) {
+      const Vec3 gammaPlus = uPlus - uPlus.dot(n) * n;
+      if (stickable) {
+        ++stuck;
+        EXPECT_LT(gammaPlus.norm(), 1e-7 * scaleV) << s.trace;
+      } else {
+        ++resumed;
+        const Vec2 g = (frame.transpose() * gammaPlus).head<2>();
+        if (g.norm() > 1e-9 * scaleV) {
+          EXPECT_LT(std::abs(hc.angularRate(g.normalized())),
+                    1e-9 * (hc.mu * hc.B.norm() + hc.d.norm()));
+          EXPECT_GT(hc.radialRate(g.normalized()), 0.0);
+        }
+      }
+    } else {
+      ++slidThrough;
+    }
+  }
+  // The sample must exercise every branch.
+  EXPECT_GT(converged, 2900);
+  EXPECT_GT(stuck, 100) << stuck;
+  EXPECT_GT(resumed, 30) << resumed;
+  EXPECT_GT(slidThrough, 100) << slidThrough;
+}
+
+TEST(StrongeProperties, FrictionlessIsTheClassicalImpulse) {
+  test::Random random(7);
+  for (int trial = 0; trial < 500; ++trial) {
+    const Contact contact = randomContact(random);
+    const double e = random.uniform(0.0, 1.0);
+    const StrongeImpact impact = resolveStrongeImpact(contact, parameters(0.0, e));
+    ASSERT_EQ(impact.solution.status, StrongeStatus::kConverged);
+    const Mat3 K = inverseMassMatrix(contact);
+    const Vec3& n = contact.normal;
+    const double vn = n.dot(relativeVelocity(contact));
+    // I = (1 + e) m_eff |v_n⁻| n, m_eff = 1/(nᵀKn) (§2.4).
+    const Vec3 expected = -(1 + e) * vn / n.dot(K * n) * n;
+    EXPECT_LT((impact.outcome.impulse - expected).norm(), 1e-12 * expected.norm());
+  }
+}
+
+// A random contact-frame problem: W symmetric positive definite, v⁻ approaching.
+struct FrameProblem {
+  Mat3 W;
+  Vec3 v;
+};
+FrameProblem randomFrameProblem(test::Random& random) {
+  const Contact contact = randomContact(random);
+  Mat3 frame;
+  const Vec3& n = contact.normal;
+  const Vec3 t1 = n.unitOrthogonal();
+  frame << t1, n.cross(t1), n;
+  return {frame.transpose() * inverseMassMatrix(contact) * frame,
+          frame.transpose() * relativeVelocity(contact)};
+}
+
+TEST(StrongeProperties, ElasticStickFromTheStartConservesEnergy) {
+  test::Random random(8);
+  for (int trial = 0; trial < 500; ++trial) {
+    FrameProblem problem = randomFrameProblem(random);
+    problem.v.head<2>().setZero();
+    const Hodograph h = hodographOf(problem.W, 0.0);
+    const double mu = (h.B.inverse() * h.d).norm() * random.uniform(1.0, 2.0);
+    const StrongeSolution s = solveStrongeImpulse(problem.W, problem.v, parameters(mu, 1.0));
+    ASSERT_EQ(s.status, StrongeStatus::kConverged);
+    EXPECT_EQ(s.sequence, "scr");
+    EXPECT_NEAR(energyChange(problem.W, problem.v, s.impulse), 0.0,
+                1e-13 * relativeEnergy(problem.W, problem.v));
+  }
+}
+
+TEST(StrongeProperties, PositivelyHomogeneousOfDegreeOne) {
+  test::Random random(9);
+  for (int trial = 0; trial < 300; ++trial) {
+    const FrameProblem problem = randomFrameProblem(random);
+    const StrongeParameters p = parameters(random.uniform(0.05, 1.2), random.uniform(0, 1));
+    const StrongeSolution base = solveStrongeImpulse(problem.W, problem.v, p);
+    ASSERT_EQ(base.status, StrongeStatus::kConverged);
+    // c = 2 scales every number exactly, and the tolerances scale with ‖v⁻‖: the same path.
+    const StrongeSolution doubled = solveStrongeImpulse(problem.W, 2.0 * problem.v, p);
+    EXPECT_LT((doubled.impulse - 2.0 * base.impulse).norm(), 1e-14 * base.impulse.norm());
+    // Any other c: the same answer to the integration tolerance.
+    const StrongeSolution scaled = solveStrongeImpulse(problem.W, 3.7 * problem.v, p);
+    EXPECT_LT((scaled.impulse - 3.7 * base.impulse).norm(), 1e-7 * 3.7 * base.impulse.norm());
+  }
+}
+
+TEST(StrongeProperties, CommutesWithRotationsAboutTheNormal) {
+  test::Random random(10);
+  for (int trial = 0; trial < 300; ++trial) {
+    const FrameProblem problem = randomFrameProblem(random);
+    const StrongeParameters p = parameters(random.uniform(0.05, 1.2), random.uniform(0, 1));
+    const Mat3 R = Eigen::AngleAxisd(random.uniform(-M_PI, M_PI), Vec3::UnitZ()).toRotationMatrix();
+    const StrongeSolution base = solveStrongeImpulse(problem.W, problem.v, p);
+    const StrongeSolution rotated =
+        solveStrongeImpulse(R * problem.W * R.transpose(), R * problem.v, p);
+    ASSERT_EQ(base.status, StrongeStatus::kConverged);
+    ASSERT_EQ(rotated.status, StrongeStatus::kConverged);
+    EXPECT_LT((rotated.impulse - R * base.impulse).norm(), 1e-7 * base.impulse.norm());
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Input errors and reported failures.
+
+void expectError(const std::function<void()>& call, const std::string& names) {
+  try {
+    call();
+    ADD_FAILURE() << "no carom::Error for " << names;
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find(names), std::string::npos) << error.what();
+  }
+}
+
+TEST(StrongeErrors, BadParametersAndInputsAreNamed) {
+  const Mat3 W = rodW();
+  const Vec3 v(0.3, 0, -1);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const auto solveWith = [&](StrongeParameters p) { return [=] { solveStrongeImpulse(W, v, p); }; };
+  StrongeParameters p = parameters(-0.1, 0.5);
+  expectError(solveWith(p), "friction");
+  p.friction = nan;
+  expectError(solveWith(p), "friction");
+  p.friction = std::numeric_limits<double>::infinity();
+  expectError(solveWith(p), "friction");
+  p = parameters(0.5, 1.01);
+  expectError(solveWith(p), "restitution");
+  p.restitution = -0.01;
+  expectError(solveWith(p), "restitution");
+  p.restitution = nan;
+  expectError(solveWith(p), "restitution");
+  p = parameters(0.5, 0.5);
+  p.relativeTolerance = 0.0;
+  expectError(solveWith(p), "relativeTolerance");
+  p = parameters(0.5, 0.5);
+  p.maxSteps = 0;
+  expectError(solveWith(p), "maxSteps");
+  p = parameters(0.5, 0.5);
+  p.maxEventIterations = 0;
+  expectError(solveWith(p), "maxEventIterations");
+  p = parameters(0.5, 0.5);
+  expectError([&] { solveStrongeImpulse(W, Vec3(0, nan, -1), p); }, "pre-impact velocity");
+  Mat3 asymmetric = W;
+  asymmetric(0, 2) += 0.1;
+  expectError([&] { solveStrongeImpulse(asymmetric, v, p); }, "inverse mass matrix");
+  expectError([&] { solveStrongeImpulse(Vec3(1, 1, 0).asDiagonal(), v, p); },
+              "inverse mass matrix");
+  Contact contact;  // both bodies immovable
+  expectError([&] { resolveStrongeImpact(contact, p); }, "immovable");
+}
+
+TEST(StrongeErrors, SeparatingContactsGetNoImpulse) {
+  const StrongeSolution s = solveStrongeImpulse(rodW(), Vec3(0.3, 0, 0.2), parameters(0.5, 0.5));
+  EXPECT_EQ(s.status, StrongeStatus::kSeparating);
+  EXPECT_EQ(s.impulse, Vec3::Zero());
+}
+
+TEST(StrongeErrors, TheStepCapIsReportedAndNothingIsApplied) {
+  StrongeParameters p = parameters(0.8, 0.95);
+  p.maxSteps = 2;
+  const StrongeSolution s = solveStrongeImpulse(icosahedronW(), kIcosahedronV, p);
+  EXPECT_EQ(s.status, StrongeStatus::kStepLimit);
+  EXPECT_EQ(s.impulse, Vec3::Zero());
+  EXPECT_NE(s.trace.find("step limit"), std::string::npos) << s.trace;
+  EXPECT_LE(s.steps, 2);
 }
 
 }  // namespace
