@@ -26,12 +26,9 @@ void validateBody(const ContactBody& body, const std::string& name) {
                              .minCoeff() < -1e-12 * scale) {
     throw Error("contact body " + name + ": inverse inertia is not positive semi-definite");
   }
-  if (!body.centerOfMass.allFinite())
-    throw Error("contact body " + name + ": centre of mass is not finite");
-  if (!body.linearVelocity.allFinite())
-    throw Error("contact body " + name + ": linear velocity is not finite");
-  if (!body.angularVelocity.allFinite())
-    throw Error("contact body " + name + ": angular velocity is not finite");
+  if (!body.centerOfMass.allFinite()) throw Error("contact body " + name + ": centre of mass is not finite");
+  if (!body.linearVelocity.allFinite()) throw Error("contact body " + name + ": linear velocity is not finite");
+  if (!body.angularVelocity.allFinite()) throw Error("contact body " + name + ": angular velocity is not finite");
 }
 
 bool immovable(const ContactBody& body) {
