@@ -45,7 +45,6 @@ LcpResult solveBoxLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
       reducedOptions.coveringVector(n + j) = options.coveringVector(capped[j]);
     }
   }
-  // The reduced pivot cap defaults to that of the reduced size, 50·(n + k) + 100.
   const LcpResult reduced = solveLemke(reducedM, reducedQ, reducedOptions);
 
   // Judge the box answer itself: z = lo + x, clipped to hi against round-off in x (a capped x_i

@@ -68,7 +68,8 @@ TEST(Lemke, SolvesDegenerateLcpsWithDegenerateSolutions) {
 
 TEST(Lemke, SolvesLcpsWithRepeatedColumnsAndTiedRatios) {
   // Every entry of q equal with d = 1: the first ratio test ties across all rows. Repeated columns
-  // (and rows) of M make later ratio tests tie as well.
+  // (and rows) of M make later ratio tests tie as well. Breaking the ties by the first tied row
+  // instead of lexicographically makes this test fail.
   Random random(105);
   for (int trial = 0; trial < 1000; ++trial) {
     const Eigen::Index n = 2 + trial % 9;
