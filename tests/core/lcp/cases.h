@@ -89,6 +89,39 @@ inline Eigen::VectorXd feasibleQ(Random& random, const Eigen::MatrixXd& M, bool 
   return w - M * z;
 }
 
+// Halm & Posa's step LCP (75) for m planar contacts with k = 2 friction directions (digest §4.2):
+// z = [β; λ_n; λ_D; γ] of size 5m, W_q copositive but not copositive-plus, random Jacobians on
+// 3 generalized velocities, μ ∈ [0.1, 1], an approaching v and caps λ_max ∈ [0, 1]. Lemke solves it
+// in theory (digest §4.4, Theorem 6); this is the problem the solver is for.
+inline void halmPosaStepLcp(Random& random, Eigen::Index m, Eigen::MatrixXd& W,
+                            Eigen::VectorXd& w) {
+  const Eigen::Index nv = 3, nD = 2 * m;
+  const Eigen::MatrixXd Jn = gaussianLike(random, m, nv), Jt = gaussianLike(random, m, nv);
+  Eigen::MatrixXd JD(nD, nv), E = Eigen::MatrixXd::Zero(nD, m), mu = Eigen::MatrixXd::Zero(m, m);
+  for (Eigen::Index i = 0; i < m; ++i) {
+    JD.row(2 * i) = Jt.row(i);
+    JD.row(2 * i + 1) = -Jt.row(i);
+    E(2 * i, i) = E(2 * i + 1, i) = 1.0;
+    mu(i, i) = random.uniform(0.1, 1.0);
+  }
+  const Eigen::MatrixXd Minv = spdMatrix(random, nv).inverse();
+  Eigen::MatrixXd Jbar(m + nD, nv);
+  Jbar << Jn, JD;
+  const Eigen::Vector3d v(random.uniform(-1.0, 1.0), random.uniform(-2.0, -0.5),
+                          random.uniform(-1.0, 1.0));
+  W = Eigen::MatrixXd::Zero(5 * m, 5 * m);
+  W.block(0, m, m, m) = -Eigen::MatrixXd::Identity(m, m);
+  W.block(m, 0, m, m) = Eigen::MatrixXd::Identity(m, m);
+  W.block(m, m, m + nD, m + nD) = Jbar * Minv * Jbar.transpose();
+  W.block(2 * m, 4 * m, nD, m) = E;
+  W.block(4 * m, m, m, m) = mu;
+  W.block(4 * m, 2 * m, m, nD) = -E.transpose();
+  w = Eigen::VectorXd::Zero(5 * m);
+  for (Eigen::Index i = 0; i < m; ++i)
+    w(i) = random.uniform(0.0, 1.0);
+  w.segment(m, m + nD) = Jbar * v;
+}
+
 // Checks an answer against the problem independently of the solver's own bookkeeping: z ≥ 0,
 // w = M z + q ≥ −bound, |min(z_i, w_i)| ≤ bound with bound = tolerance·max(1, ‖q‖∞).
 inline void expectSolvesLcp(const core::lcp::LcpResult& result, const Eigen::MatrixXd& M,

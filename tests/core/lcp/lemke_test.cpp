@@ -87,6 +87,22 @@ TEST(Lemke, SolvesLcpsWithRepeatedColumnsAndTiedRatios) {
   expectSolvesLcp(solveLemke(ones, q), ones, q, kTolerance);
 }
 
+TEST(Lemke, SolvesHalmPosaStepLcps) {
+  // The step LCP of the simultaneous-impact law, with the random covering vectors the sampler uses
+  // (digest §8). The digest saw double-precision failures only from m = 8 on; up to m = 4 every
+  // instance must be solved.
+  Random random(108);
+  for (int trial = 0; trial < 1000; ++trial) {
+    const Eigen::Index m = 1 + trial % 4;
+    Eigen::MatrixXd W;
+    Eigen::VectorXd w;
+    halmPosaStepLcp(random, m, W, w);
+    LemkeOptions options;
+    options.coveringVector = randomCoveringVector(5 * m, trial);
+    expectSolvesLcp(solveLemke(W, w, options), W, w, kTolerance);
+  }
+}
+
 TEST(Lemke, SolvesZeroQAndTheEmptyProblemWithoutPivoting) {
   const Eigen::MatrixXd M =
       -Eigen::MatrixXd::Identity(3, 3);  // no class at all: z = 0 still solves
