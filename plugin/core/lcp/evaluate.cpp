@@ -1,0 +1,35 @@
+#include "evaluate.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace carom::core::lcp {
+
+LcpResult evaluateAnswer(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
+                         const Eigen::VectorXd& lo, const Eigen::VectorXd& hi, Eigen::VectorXd z,
+                         double residualTolerance, int steps) {
+  LcpResult result;
+  result.w = M * z + q;
+  result.z = std::move(z);
+  result.residual = naturalResidual(result.z, result.w, lo, hi);
+  result.residualBound = residualBoundFor(q, residualTolerance);
+  result.steps = steps;
+  // `!(a <= b)` so that a NaN residual fails too.
+  if (!result.z.allFinite() || !(result.residual <= result.residualBound)) {
+    std::ostringstream message;
+    message << "residual " << result.residual << " exceeds the bound " << result.residualBound;
+    result.status = LcpStatus::kResidualCheckFailed;
+    result.message = message.str();
+  }
+  return result;
+}
+
+Eigen::VectorXd standardLower(Eigen::Index n) {
+  return Eigen::VectorXd::Zero(n);
+}
+
+Eigen::VectorXd standardUpper(Eigen::Index n) {
+  return Eigen::VectorXd::Constant(n, INFINITY);
+}
+
+}  // namespace carom::core::lcp

@@ -1,0 +1,221 @@
+#include "carom/core/lcp/lemke.h"
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "carom/error.h"
+#include "checks.h"
+#include "evaluate.h"
+
+namespace carom::core::lcp {
+namespace {
+
+// Two ratios closer than this (relative to the larger, floored at 1) count as a tie in the
+// lexicographic test. Dimensionless; 1e-12 sits above the round-off of a few hundred pivots.
+constexpr double kTieTolerance = 1e-12;
+
+// The variables of the augmented system  I w − M z − d z0 = q, numbered w_0..w_{n−1},
+// z_0..z_{n−1}, z0 (the artificial variable).
+class Variables {
+ public:
+  explicit Variables(Eigen::Index n) : n_(n) {}
+  Eigen::Index artificial() const { return 2 * n_; }
+  bool isW(Eigen::Index v) const { return v < n_; }
+  bool isZ(Eigen::Index v) const { return v >= n_ && v < 2 * n_; }
+  // w_i and z_i are complements; the complement of the leaving variable enters next.
+  Eigen::Index complement(Eigen::Index v) const { return isW(v) ? v + n_ : v - n_; }
+  std::string name(Eigen::Index v) const {
+    if (v == artificial()) return "z0";
+    return (isW(v) ? "w" : "z") + std::to_string(isW(v) ? v : v - n_);
+  }
+
+ private:
+  Eigen::Index n_;
+};
+
+// The revised-simplex state: the basic variable of each row, B⁻¹ and the basic values B⁻¹q.
+// B⁻¹'s rows are also the lexicographic tie-breakers (Cottle, Pang & Stone, ch. 4: a
+// lexicographically positive basis stays so under the lexicographic ratio rule, so no basis
+// repeats and Lemke cannot cycle).
+class Tableau {
+ public:
+  Tableau(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& d)
+      : M_(M),
+        q_(q),
+        d_(d),
+        vars_(q.size()),
+        basis_(q.size()),
+        inverse_(Eigen::MatrixXd::Identity(q.size(), q.size())),
+        values_(q) {
+    for (Eigen::Index i = 0; i < size(); ++i)
+      basis_[i] = i;  // start from w = q
+  }
+
+  Eigen::Index size() const { return q_.size(); }
+  const Variables& variables() const { return vars_; }
+  Eigen::Index basic(Eigen::Index row) const { return basis_[row]; }
+
+  // The column of variable v in the augmented system, in the current basis: B⁻¹ a_v.
+  Eigen::VectorXd column(Eigen::Index v) const {
+    if (vars_.isW(v)) return inverse_.col(v);
+    if (vars_.isZ(v)) return -inverse_ * M_.col(v - size());
+    return -inverse_ * d_;
+  }
+
+  // Gauss–Jordan pivot: `entering` replaces the basic variable of `row`; returns that variable.
+  Eigen::Index pivot(Eigen::Index row, Eigen::Index entering, const Eigen::VectorXd& column) {
+    const double p = column(row);
+    inverse_.row(row) /= p;
+    values_(row) /= p;
+    Eigen::VectorXd factors = column;
+    factors(row) = 0.0;
+    const Eigen::RowVectorXd pivotRow = inverse_.row(row);
+    inverse_.noalias() -= factors * pivotRow;
+    values_ -= factors * values_(row);
+    const Eigen::Index leaving = basis_[row];
+    basis_[row] = entering;
+    return leaving;
+  }
+
+  // Lexicographic minimum over `rows` of [values_i, B⁻¹_i·] / divisor_i: the primary key is the
+  // ratio test, B⁻¹'s columns break its ties in order. A row whose basic variable is z0 wins any
+  // tie of the primary key: z0 leaving means a solution, so ending there is always right.
+  Eigen::Index lexicographicMinimum(std::vector<Eigen::Index> rows,
+                                    const Eigen::VectorXd& divisor) const {
+    for (Eigen::Index key = -1; key < size() && rows.size() > 1; ++key) {
+      const auto ratio = [&](Eigen::Index i) {
+        return (key < 0 ? values_(i) : inverse_(i, key)) / divisor(i);
+      };
+      double least = ratio(rows.front());
+      for (Eigen::Index i : rows)
+        least = std::min(least, ratio(i));
+      const double slack = kTieTolerance * std::max(1.0, std::abs(least));
+      std::vector<Eigen::Index> tied;
+      for (Eigen::Index i : rows) {
+        if (ratio(i) <= least + slack) tied.push_back(i);
+      }
+      rows.swap(tied);
+      if (key < 0) {
+        for (Eigen::Index i : rows) {
+          if (basis_[i] == vars_.artificial()) return i;
+        }
+      }
+    }
+    return rows.front();
+  }
+
+  // The basic solution's z, with one step of iterative refinement (x += B⁻¹(q − B x)) to undo
+  // most of the round-off that the product-form updates of B⁻¹ accumulate.
+  Eigen::VectorXd solutionZ() const {
+    Eigen::MatrixXd B(size(), size());
+    for (Eigen::Index i = 0; i < size(); ++i) {
+      B.col(i) = vars_.isW(basis_[i])   ? Eigen::VectorXd::Unit(size(), basis_[i])
+                 : vars_.isZ(basis_[i]) ? Eigen::VectorXd(-M_.col(basis_[i] - size()))
+                                        : Eigen::VectorXd(-d_);
+    }
+    const Eigen::VectorXd refined = values_ + inverse_ * (q_ - B * values_);
+    Eigen::VectorXd z = Eigen::VectorXd::Zero(size());
+    for (Eigen::Index i = 0; i < size(); ++i) {
+      // Basic values are non-negative by the ratio test; clip round-off below zero here so that
+      // the residual check judges exactly what the caller receives.
+      if (vars_.isZ(basis_[i])) z(basis_[i] - size()) = std::max(0.0, refined(i));
+    }
+    return z;
+  }
+
+ private:
+  const Eigen::MatrixXd& M_;
+  const Eigen::VectorXd& q_;
+  const Eigen::VectorXd& d_;
+  Variables vars_;
+  std::vector<Eigen::Index> basis_;
+  Eigen::MatrixXd inverse_;  // B⁻¹
+  Eigen::VectorXd values_;   // B⁻¹ q: the basic variables' values
+};
+
+Eigen::VectorXd coveringVectorFor(const LemkeOptions& options, Eigen::Index n) {
+  if (options.coveringVector.size() == 0) return Eigen::VectorXd::Ones(n);
+  const Eigen::VectorXd& d = options.coveringVector;
+  if (d.size() != n) {
+    throw Error("Lemke covering vector has size " + std::to_string(d.size()) + ", expected " +
+                std::to_string(n));
+  }
+  if (!d.allFinite() || !(d.array() > 0.0).all()) {
+    throw Error("Lemke covering vector must be finite with every entry > 0");
+  }
+  return d;
+}
+
+LcpResult unsolved(LcpResult result, LcpStatus status, const std::string& message) {
+  result.status = status;
+  result.message = message;
+  return result;
+}
+
+}  // namespace
+
+LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
+                     const LemkeOptions& options) {
+  checkProblem(M, q);
+  checkTolerance(options.pivotTolerance, "pivotTolerance");
+  checkTolerance(options.residualTolerance, "residualTolerance");
+  const Eigen::Index n = q.size();
+  const Eigen::VectorXd d = coveringVectorFor(options, n);
+  const int maxPivots = options.maxPivots >= 0 ? options.maxPivots : static_cast<int>(50 * n + 100);
+  const Eigen::VectorXd lo = standardLower(n), hi = standardUpper(n);
+  const auto evaluate = [&](const Eigen::VectorXd& z, int pivots) {
+    return evaluateAnswer(M, q, lo, hi, z, options.residualTolerance, pivots);
+  };
+
+  if ((q.array() >= 0.0).all()) return evaluate(Eigen::VectorXd::Zero(n), 0);  // z = 0 solves
+
+  Tableau tableau(M, q, d);
+  const Variables& vars = tableau.variables();
+  std::vector<Eigen::Index> allRows(n);
+  for (Eigen::Index i = 0; i < n; ++i)
+    allRows[i] = i;
+
+  // First pivot: z0 enters at the level that makes w = q + d z0 ≥ 0; the blocking row is the
+  // lexicographic minimum of [q_i, e_i] / d_i (the most negative q_i/d_i, ties broken by B⁻¹ = I).
+  Eigen::Index entering = vars.artificial();
+  Eigen::VectorXd column = tableau.column(entering);
+  Eigen::Index row = tableau.lexicographicMinimum(allRows, -column);
+  for (int pivots = 1;; ++pivots) {
+    const Eigen::Index leaving = tableau.pivot(row, entering, column);
+    if (leaving == vars.artificial()) return evaluate(tableau.solutionZ(), pivots);
+    if (pivots >= maxPivots) {
+      return unsolved(evaluate(tableau.solutionZ(), pivots), LcpStatus::kPivotLimit,
+                      "Lemke: pivot limit of " + std::to_string(maxPivots) + " reached");
+    }
+    entering = vars.complement(leaving);
+    column = tableau.column(entering);
+    const double floor = options.pivotTolerance * column.lpNorm<Eigen::Infinity>();
+    std::vector<Eigen::Index> candidates;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      if (column(i) > floor && column(i) > 0.0) candidates.push_back(i);
+    }
+    if (candidates.empty()) {
+      return unsolved(evaluate(tableau.solutionZ(), pivots), LcpStatus::kRayTermination,
+                      "Lemke: secondary ray after " + std::to_string(pivots) + " pivots (" +
+                          vars.name(entering) +
+                          " can increase without bound): no solution found; the LCP is "
+                          "infeasible if M is copositive-plus");
+    }
+    row = tableau.lexicographicMinimum(std::move(candidates), column);
+  }
+}
+
+Eigen::VectorXd randomCoveringVector(Eigen::Index n, std::uint64_t seed) {
+  // mt19937_64 is specified bit for bit by the standard; std::uniform_real_distribution is not,
+  // so the 53-bit mapping to [0, 1) is written out.
+  std::mt19937_64 engine(seed);
+  Eigen::VectorXd d(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double unit = static_cast<double>(engine() >> 11) * 0x1.0p-53;
+    d(i) = 0.01 + 0.99 * unit;
+  }
+  return d;
+}
+
+}  // namespace carom::core::lcp

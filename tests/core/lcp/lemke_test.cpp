@@ -1,0 +1,237 @@
+#include "carom/core/lcp/lemke.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+
+#include "core/lcp/cases.h"
+
+namespace carom::core::lcp {
+namespace {
+
+using test::Random;
+using namespace test::lcp;
+
+// The tolerance the tests state for every answer: the solver's default residual tolerance.
+constexpr double kTolerance = 1e-9;
+
+TEST(Lemke, SolvesRandomPMatrixLcps) {
+  // A P-matrix LCP has exactly one solution for every q, so a random covering vector must find the
+  // same one as d = 1.
+  Random random(101);
+  for (int trial = 0; trial < 3000; ++trial) {
+    const Eigen::Index n = 1 + trial % 12;
+    const Eigen::MatrixXd M = pMatrix(random, n, trial);
+    const Eigen::VectorXd q = uniformVector(random, n);
+    const LcpResult plain = solveLemke(M, q);
+    expectSolvesLcp(plain, M, q, kTolerance);
+    LemkeOptions covered;
+    covered.coveringVector = randomCoveringVector(n, trial);
+    const LcpResult randomized = solveLemke(M, q, covered);
+    expectSolvesLcp(randomized, M, q, kTolerance);
+    ASSERT_LE((plain.z - randomized.z).lpNorm<Eigen::Infinity>(), 1e-8) << "trial " << trial;
+  }
+}
+
+TEST(Lemke, SolvesFeasiblePsdLcps) {
+  Random random(102);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Eigen::Index n = 1 + trial % 12;
+    const Eigen::MatrixXd M = psdMatrix(random, n);
+    const Eigen::VectorXd q = feasibleQ(random, M, /*degenerate=*/false);
+    expectSolvesLcp(solveLemke(M, q), M, q, kTolerance);
+  }
+}
+
+TEST(Lemke, SolvesCopositivePlusLcps) {
+  Random random(103);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Eigen::Index n = 1 + trial % 12;
+    const Eigen::MatrixXd M = copositivePlusMatrix(random, n);
+    const Eigen::VectorXd q = uniformVector(random, n);
+    expectSolvesLcp(solveLemke(M, q), M, q, kTolerance);
+  }
+}
+
+TEST(Lemke, SolvesDegenerateLcpsWithDegenerateSolutions) {
+  // z*_i = w*_i = 0 for a third of the indices: basic variables at zero along the path, so the
+  // minimum-ratio test ties and only the lexicographic rule decides.
+  Random random(104);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const Eigen::Index n = 2 + trial % 11;
+    const Eigen::MatrixXd M = trial % 2 ? psdMatrix(random, n) : pMatrix(random, n, trial / 2);
+    const Eigen::VectorXd q = feasibleQ(random, M, /*degenerate=*/true);
+    expectSolvesLcp(solveLemke(M, q), M, q, kTolerance);
+  }
+}
+
+TEST(Lemke, SolvesLcpsWithRepeatedColumnsAndTiedRatios) {
+  // Every entry of q equal with d = 1: the first ratio test ties across all rows. Repeated columns
+  // (and rows) of M make later ratio tests tie as well. Breaking the ties by the first tied row
+  // instead of lexicographically makes this test fail.
+  Random random(105);
+  for (int trial = 0; trial < 1000; ++trial) {
+    const Eigen::Index n = 2 + trial % 9;
+    const Eigen::MatrixXd B = gaussianLike(random, n, 2);
+    Eigen::MatrixXd M = B * B.transpose();  // PSD, rank 2
+    const Eigen::Index copy = trial % n, original = (trial + 1) % n;
+    M.col(copy) = M.col(original);
+    M.row(copy) = M.row(original);  // still PSD: the same variable twice
+    M += 0.5 * Eigen::MatrixXd::Ones(n, n);
+    const Eigen::VectorXd q = -Eigen::VectorXd::Ones(n);
+    expectSolvesLcp(solveLemke(M, q), M, q, kTolerance);
+  }
+  const Eigen::MatrixXd ones = Eigen::MatrixXd::Ones(4, 4);
+  const Eigen::VectorXd q = Eigen::Vector4d(-1.0, -1.0, 0.0, -1.0);
+  expectSolvesLcp(solveLemke(ones, q), ones, q, kTolerance);
+}
+
+TEST(Lemke, SolvesHalmPosaStepLcps) {
+  // The step LCP of the simultaneous-impact law, with the random covering vectors the sampler uses
+  // (digest §8). The digest saw double-precision failures only from m = 8 on; up to m = 4 every
+  // instance must be solved.
+  Random random(108);
+  for (int trial = 0; trial < 1000; ++trial) {
+    const Eigen::Index m = 1 + trial % 4;
+    Eigen::MatrixXd W;
+    Eigen::VectorXd w;
+    halmPosaStepLcp(random, m, W, w);
+    LemkeOptions options;
+    options.coveringVector = randomCoveringVector(5 * m, trial);
+    expectSolvesLcp(solveLemke(W, w, options), W, w, kTolerance);
+  }
+}
+
+TEST(Lemke, SolvesZeroQAndTheEmptyProblemWithoutPivoting) {
+  const Eigen::MatrixXd M =
+      -Eigen::MatrixXd::Identity(3, 3);  // no class at all: z = 0 still solves
+  const LcpResult zero = solveLemke(M, Eigen::VectorXd::Zero(3));
+  expectSolvesLcp(zero, M, Eigen::VectorXd::Zero(3), kTolerance);
+  EXPECT_EQ(zero.steps, 0);
+  EXPECT_TRUE(zero.z.isZero(0.0));
+  const LcpResult empty = solveLemke(Eigen::MatrixXd(0, 0), Eigen::VectorXd(0));
+  EXPECT_TRUE(empty.solved());
+  EXPECT_EQ(empty.z.size(), 0);
+}
+
+TEST(Lemke, ReportsRayTerminationOnHandMadeInfeasibleLcps) {
+  // w1 = z1 − z2 − 1 and w2 = z2 − z1 − 1 cannot both be ≥ 0 (their sum is −2); M is PSD.
+  Eigen::MatrixXd psd(2, 2);
+  psd << 1.0, -1.0, -1.0, 1.0;
+  const LcpResult r1 = solveLemke(psd, Eigen::Vector2d(-1.0, -1.0));
+  EXPECT_EQ(r1.status, LcpStatus::kRayTermination);
+  EXPECT_NE(r1.message.find("secondary ray"), std::string::npos) << r1.message;
+  // w = −z − 1 < 0 for every z ≥ 0.
+  const LcpResult r2 = solveLemke(-Eigen::MatrixXd::Identity(3, 3), -Eigen::VectorXd::Ones(3));
+  EXPECT_EQ(r2.status, LcpStatus::kRayTermination);
+  EXPECT_FALSE(r2.solved());
+}
+
+TEST(Lemke, ReportsRayTerminationOnRandomInfeasiblePsdLcps) {
+  // M PSD with a positive u in the null space of M and Mᵀ, and uᵀq = −1: any z ≥ 0 would give
+  // uᵀw = uᵀq < 0, impossible for w ≥ 0. For copositive-plus M Lemke must end on a ray.
+  Random random(106);
+  for (int trial = 0; trial < 500; ++trial) {
+    const Eigen::Index n = 2 + trial % 10;
+    Eigen::VectorXd u(n);
+    for (Eigen::Index i = 0; i < n; ++i)
+      u(i) = random.uniform(0.1, 1.0);
+    const Eigen::MatrixXd P = Eigen::MatrixXd::Identity(n, n) - u * u.transpose() / u.squaredNorm();
+    const Eigen::MatrixXd B = P * gaussianLike(random, n, n);
+    const Eigen::MatrixXd M = B * B.transpose() + P * skew(random, n) * P;
+    Eigen::VectorXd q = uniformVector(random, n);
+    q -= (u.dot(q) + 1.0) / u.squaredNorm() * u;
+    const LcpResult result = solveLemke(M, q);
+    EXPECT_EQ(result.status, LcpStatus::kRayTermination) << "trial " << trial;
+  }
+}
+
+TEST(Lemke, ReportsThePivotLimit) {
+  // M = I, q = −1 needs one pivot per index plus the artificial one's.
+  const Eigen::MatrixXd M = Eigen::MatrixXd::Identity(5, 5);
+  const Eigen::VectorXd q = -Eigen::VectorXd::Ones(5);
+  LemkeOptions options;
+  options.maxPivots = 2;
+  const LcpResult limited = solveLemke(M, q, options);
+  EXPECT_EQ(limited.status, LcpStatus::kPivotLimit);
+  EXPECT_EQ(limited.steps, 2);
+  EXPECT_NE(limited.message.find("pivot limit"), std::string::npos);
+  const LcpResult unlimited = solveLemke(M, q);
+  expectSolvesLcp(unlimited, M, q, kTolerance);
+  EXPECT_GT(unlimited.steps, 2);
+}
+
+TEST(Lemke, ReportsAFailedResidualCheck) {
+  // A bound of 1e-300 is below round-off: an honest solver must say the check failed, with the
+  // numbers, rather than call the answer solved.
+  Random random(107);
+  LemkeOptions strict;
+  strict.residualTolerance = 1e-300;
+  int failed = 0;
+  for (int trial = 0; trial < 50; ++trial) {
+    const Eigen::MatrixXd M = pMatrix(random, 8, trial);
+    const Eigen::VectorXd q = uniformVector(random, 8);
+    const LcpResult result = solveLemke(M, q, strict);
+    if (result.status == LcpStatus::kResidualCheckFailed) {
+      ++failed;
+      EXPECT_GT(result.residual, result.residualBound);
+      EXPECT_NE(result.message.find("residual"), std::string::npos);
+    } else {
+      EXPECT_LE(result.residual, result.residualBound);
+    }
+  }
+  EXPECT_GT(failed, 25);
+}
+
+TEST(Lemke, RandomCoveringVectorsReachDifferentSolutions) {
+  // z1 + z2 = 1, z ≥ 0 is the whole solution set of this LCP (repeated columns). Plain Lemke picks
+  // one point every time: the bias of digest §8. Random covering vectors spread over the segment.
+  const Eigen::MatrixXd M = Eigen::MatrixXd::Ones(2, 2);
+  const Eigen::VectorXd q = -Eigen::VectorXd::Ones(2);
+  const LcpResult plain = solveLemke(M, q);
+  expectSolvesLcp(plain, M, q, kTolerance);
+  double least = 1.0, most = 0.0;
+  for (std::uint64_t seed = 0; seed < 100; ++seed) {
+    LemkeOptions options;
+    options.coveringVector = randomCoveringVector(2, seed);
+    const LcpResult result = solveLemke(M, q, options);
+    expectSolvesLcp(result, M, q, kTolerance);
+    least = std::min(least, result.z(0));
+    most = std::max(most, result.z(0));
+  }
+  EXPECT_LT(least, 0.2);
+  EXPECT_GT(most, 0.8);
+}
+
+TEST(Lemke, RandomCoveringVectorIsSeededAndPositive) {
+  const Eigen::VectorXd a = randomCoveringVector(50, 7), b = randomCoveringVector(50, 7);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, randomCoveringVector(50, 8));
+  EXPECT_GE(a.minCoeff(), 0.01);
+  EXPECT_LE(a.maxCoeff(), 1.0);
+}
+
+TEST(Lemke, RejectsBadInputNamingTheParameter) {
+  const Eigen::MatrixXd M = Eigen::MatrixXd::Identity(2, 2);
+  const Eigen::VectorXd q = -Eigen::VectorXd::Ones(2);
+  expectErrorNaming([&] { solveLemke(Eigen::MatrixXd::Identity(2, 3), q); }, "square");
+  expectErrorNaming([&] { solveLemke(M, Eigen::VectorXd::Ones(3)); }, "vector q");
+  Eigen::MatrixXd badM = M;
+  badM(1, 0) = NAN;
+  expectErrorNaming([&] { solveLemke(badM, q); }, "matrix M");
+  expectErrorNaming([&] { solveLemke(M, Eigen::Vector2d(1.0, INFINITY)); }, "vector q");
+  LemkeOptions options;
+  options.coveringVector = Eigen::VectorXd::Ones(3);
+  expectErrorNaming([&] { solveLemke(M, q, options); }, "covering vector");
+  options.coveringVector = Eigen::Vector2d(1.0, 0.0);
+  expectErrorNaming([&] { solveLemke(M, q, options); }, "covering vector");
+  options.coveringVector = Eigen::Vector2d(1.0, NAN);
+  expectErrorNaming([&] { solveLemke(M, q, options); }, "covering vector");
+  LemkeOptions tolerance;
+  tolerance.residualTolerance = 0.0;
+  expectErrorNaming([&] { solveLemke(M, q, tolerance); }, "residualTolerance");
+}
+
+}  // namespace
+}  // namespace carom::core::lcp
