@@ -31,6 +31,12 @@ struct Range {
       hi += pad;
     }
   }
+  // Room above and below so that a curve at the extreme does not hide under the frame.
+  void pad(double fraction) {
+    const double margin = fraction * (hi - lo);
+    lo -= margin;
+    hi += margin;
+  }
 };
 
 // Tick spacing of 1, 2 or 5 × 10ⁿ giving about five ticks over the span.
@@ -86,6 +92,7 @@ void LinePlot::write(const std::string& path) const {
   }
   xr.widenIfFlat();
   yr.widenIfFlat();
+  yr.pad(0.05);
   const double plotW = kWidth - kLeft - kRight, plotH = kHeight - kTop - kBottom;
   const auto px = [&](double x) { return kLeft + (x - xr.lo) / (xr.hi - xr.lo) * plotW; };
   const auto py = [&](double y) { return kTop + (yr.hi - y) / (yr.hi - yr.lo) * plotH; };
@@ -98,12 +105,15 @@ void LinePlot::write(const std::string& path) const {
       << "<text x=\"" << kWidth / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">"
       << escape(title_) << "</text>\n";
   const double xStep = niceStep(xr.hi - xr.lo), yStep = niceStep(yr.hi - yr.lo);
-  for (double x = std::ceil(xr.lo / xStep) * xStep; x <= xr.hi; x += xStep) {
+  // Ticks at integer multiples of the step, so that no round-off accumulates in their labels.
+  for (double i = std::ceil(xr.lo / xStep); i * xStep <= xr.hi; ++i) {
+    const double x = i * xStep + 0.0;  // + 0.0 turns −0 into 0
     svg << "<line x1=\"" << px(x) << "\" y1=\"" << kTop << "\" x2=\"" << px(x) << "\" y2=\""
         << kTop + plotH << "\" stroke=\"#eee\"/><text x=\"" << px(x) << "\" y=\""
         << kTop + plotH + 16 << "\" text-anchor=\"middle\">" << x << "</text>\n";
   }
-  for (double y = std::ceil(yr.lo / yStep) * yStep; y <= yr.hi; y += yStep) {
+  for (double i = std::ceil(yr.lo / yStep); i * yStep <= yr.hi; ++i) {
+    const double y = i * yStep + 0.0;
     svg << "<line x1=\"" << kLeft << "\" y1=\"" << py(y) << "\" x2=\"" << kLeft + plotW
         << "\" y2=\"" << py(y) << "\" stroke=\"#eee\"/><text x=\"" << kLeft - 6 << "\" y=\""
         << py(y) + 4 << "\" text-anchor=\"end\">" << y << "</text>\n";
