@@ -1,0 +1,66 @@
+// Persistent contacts (resting, sliding, stacking): one velocity-level problem per island with
+// Coulomb friction (ARCHITECTURE.md "One step", item 5). The impacts are resolved before, by the
+// impact laws; what reaches this solver approaches at most at the resting threshold, and it only
+// has to keep the contacts closed without gaining energy.
+//
+// For every contact i with relative velocity u_i = v_B − v_A at its point (normal n_i from A into
+// B) it finds an impulse P_i on B (−P_i on A) such that, after all impulses,
+//   u_n ≥ 0, P_n ≥ 0, u_n P_n = 0                      (non-penetration at velocity level)
+//   ‖P_t‖ ≤ μ P_n, and P_t = −μ P_n û_t when u_t ≠ 0   (Coulomb's law, maximal dissipation)
+// by projected Gauss–Seidel over the contacts (normal, then friction; see the source). A solution
+// cannot gain energy: with u⁺ = u⁻ + AP (A the Delassus matrix), ΔT = P·u⁻ + ½PᵀAP = Σ P_i·u_i⁺ −
+// ½PᵀAP, and both terms are ≤ 0 (P_i·u_i⁺ = −μP_n‖u_t⁺‖ by the conditions above). The report gives
+// ΔT, measured.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "carom/core/impact/contact.h"
+
+namespace carom::core::contact {
+
+// Index of "the world": an immovable body that need not be listed.
+inline constexpr int kWorld = -1;
+
+struct PersistentContact {
+  int bodyA = kWorld;  // index into the body list, or kWorld
+  int bodyB = kWorld;
+  Vec3 point = Vec3::Zero();    // world frame (m)
+  Vec3 normal = Vec3::UnitZ();  // unit, from A into B
+  double friction = 0.0;        // μ ≥ 0
+  Vec3 impulse = Vec3::Zero();  // warm start on input (N s, on B); the solution on output
+};
+
+struct PersistentContactSettings {
+  // Sweep cap; reaching it is reported as kIterationLimit (the velocities are still the sweep's,
+  // which never gain energy). Default 200.
+  int maxIterations = 200;
+  // Converged when no contact's relative velocity changed by more than this over a sweep (m/s).
+  // Velocities, not impulses: where contacts are redundant (a box on four corners) the impulses
+  // have a null space that Gauss–Seidel drifts along slowly while the motion has converged.
+  // Default 1e-12 m/s.
+  double tolerance = 1e-12;
+};
+
+enum class PersistentContactStatus { kConverged, kIterationLimit };
+const char* toString(PersistentContactStatus status);
+
+struct PersistentContactReport {
+  PersistentContactStatus status = PersistentContactStatus::kConverged;
+  int iterations = 0;          // sweeps taken
+  double energyChange = 0.0;   // kinetic energy after minus before (J), ≤ 0
+  double penetrationRate = 0;  // max over contacts of −u_n⁺ (m/s) after the solve, ≥ 0 ideally
+  std::string message;
+  bool ok() const { return status == PersistentContactStatus::kConverged; }
+};
+
+// Solves the contacts and updates the bodies' velocities and the contacts' impulses in place.
+// Throws carom::Error naming the contact for an index out of range, a contact between the world
+// and itself or a body and itself, a non-unit normal, a negative or non-finite μ, or an invalid
+// body (impact::validateContact); nothing is changed then.
+PersistentContactReport solvePersistentContacts(std::vector<impact::ContactBody>& bodies,
+                                                std::vector<PersistentContact>& contacts,
+                                                const PersistentContactSettings& settings = {});
+
+}  // namespace carom::core::contact
