@@ -23,7 +23,7 @@ const char* slipName(bool stuck) {
 // `du`: the Coulomb rule of classical.h with the normal condition n·Δu = normalVelocityEnd.
 Phase velocityPhase(const Mat3& inverseMass, const Vec3& n, const Vec3& du,
                     double normalVelocityEnd, double friction) {
-  const Vec3 trial = impulseWithin(Mat3::Identity(), inverseMass, normalVelocityEnd * n - du);
+  const Vec3 trial = impulseWithin<3>(Mat3::Identity(), inverseMass, normalVelocityEnd * n - du);
   const double trialNormal = n.dot(trial);
   const Vec3 trialTangential = trial - trialNormal * n;
   if (trialNormal >= 0.0 && trialTangential.norm() <= friction * trialNormal) return {trial, true};
@@ -43,7 +43,7 @@ Phase velocityPhase(const Mat3& inverseMass, const Vec3& n, const Vec3& du,
 Phase normalImpulsePhase(const Mat3& inverseMass, const Vec3& n, const Vec3& du,
                          double normalImpulse, double friction) {
   const Vec3 t1 = n.unitOrthogonal();
-  ImpulseBasis tangents(3, 2);
+  ImpulseBasis<2> tangents;
   tangents << t1, n.cross(t1);
   const Vec3 normalPart = normalImpulse * n;
   // Stick trial: the tangential impulse that zeroes the tangential slip left by normalPart.

@@ -8,8 +8,9 @@
 
 namespace carom::core::impact {
 
-// Up to three impulse directions, as columns (no heap).
-using ImpulseBasis = Eigen::Matrix<double, 3, Eigen::Dynamic, 0, 3, 3>;
+// Impulse directions, as the `Columns` columns of a fixed-size matrix (1 to 3).
+template <int Columns>
+using ImpulseBasis = Eigen::Matrix<double, 3, Columns>;
 
 // Validates `contact` and returns the incoming relative normal velocity n·Δu⁻ (m/s), ≤ 0.
 // An impact law maps incoming to outgoing states (Cox, Feres & Ward §2.4: C maps T⁻M to T⁺M);
@@ -29,9 +30,12 @@ inline double incomingNormalVelocity(const Contact& contact) {
 // relative contact velocity by Wᵀ c (K = inverseMassMatrix). Throws carom::Error when WᵀKW is
 // singular to a reciprocal condition number of 1e-12: the bodies cannot exchange an impulse
 // along some column of W.
-inline Vec3 impulseWithin(const ImpulseBasis& w, const Mat3& inverseMass,
-                          const Vec3& velocityChange) {
-  using Restricted = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, 0, 3, 3>;
+// Fixed sizes: a dynamic-size factorization and its condition estimate cost more than the rest of
+// a strict map.
+template <int Columns>
+Vec3 impulseWithin(const ImpulseBasis<Columns>& w, const Mat3& inverseMass,
+                   const Vec3& velocityChange) {
+  using Restricted = Eigen::Matrix<double, Columns, Columns>;
   const Restricted restricted = w.transpose() * inverseMass * w;
   const Eigen::LDLT<Restricted> ldlt(restricted);
   if (ldlt.info() != Eigen::Success || !ldlt.isPositive() || ldlt.rcond() < 1e-12) {

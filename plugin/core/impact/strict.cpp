@@ -12,12 +12,16 @@ namespace {
 // Tolerance (dimensionless) on |t| − 1 and on t·n for the rough direction t, as for the normal.
 constexpr double kDirectionTolerance = 1e-9;
 
-// W for roughness 1 or 2 (roughness 0 uses the normal alone).
-ImpulseBasis roughImpulseBasis(const Vec3& normal, const StrictParameters& parameters) {
-  if (parameters.roughness == 2) return Mat3::Identity();  // completely rough: 𝒲 = R³
-  ImpulseBasis w(3, 2);
+// The impulse within 𝒲 = span(n, rough directions) that arrests the relative velocity `du` there
+// (roughness 1 or 2; roughness 0 uses the normal alone).
+Vec3 roughArrestImpulse(const Vec3& normal, const StrictParameters& parameters,
+                        const Mat3& inverseMass, const Vec3& du) {
+  if (parameters.roughness == 2) {
+    return impulseWithin<3>(Mat3::Identity(), inverseMass, -du);  // completely rough: 𝒲 = R³
+  }
+  ImpulseBasis<2> w;
   w << normal, parameters.roughDirection;
-  return w;
+  return impulseWithin(w, inverseMass, -du);
 }
 
 void requireUnitInterval(double value, const std::string& name) {
@@ -59,14 +63,14 @@ ImpactOutcome strictImpact(const Contact& contact, const StrictParameters& param
   const Vec3 roughArrest =
       parameters.roughness == 0
           ? Vec3::Zero()
-          : Vec3(impulseWithin(roughImpulseBasis(contact.normal, parameters), inverseMass, -du) -
-                 normalArrest);
+          : Vec3(roughArrestImpulse(contact.normal, parameters, inverseMass, du) - normalArrest);
   ImpactOutcome outcome =
       applyImpulse(contact, (1.0 + parameters.normalRestitution) * normalArrest +
                                 (1.0 + parameters.tangentialRestitution) * roughArrest);
-  outcome.trace = "strict map, roughness rank " + std::to_string(parameters.roughness) + ", e_n " +
-                  std::to_string(parameters.normalRestitution) + ", e_r " +
-                  std::to_string(parameters.tangentialRestitution);
+  // A literal short enough for the small-string buffer: formatting the coefficients here cost
+  // more than the map itself, and the caller already holds them.
+  static constexpr const char* kTraces[] = {"strict, rank 0", "strict, rank 1", "strict, rank 2"};
+  outcome.trace = kTraces[parameters.roughness];
   return outcome;
 }
 
