@@ -56,13 +56,8 @@ Phase normalImpulsePhase(const Mat3& inverseMass, const Vec3& n, const Vec3& du,
 }  // namespace
 
 void validateClassicalParameters(const ClassicalParameters& parameters) {
-  if (!std::isfinite(parameters.restitution) || parameters.restitution < 0.0 ||
-      parameters.restitution > 1.0) {
-    throw Error("classical parameters: restitution must be in [0, 1]");
-  }
-  if (!std::isfinite(parameters.friction) || parameters.friction < 0.0) {
-    throw Error("classical parameters: friction must be finite and non-negative");
-  }
+  requireUnitInterval(parameters.restitution, "classical parameters", "restitution");
+  requireNonNegative(parameters.friction, "classical parameters", "friction");
 }
 
 ImpactOutcome newtonImpact(const Contact& contact, const ClassicalParameters& parameters) {

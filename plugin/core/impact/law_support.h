@@ -2,6 +2,9 @@
 #pragma once
 
 #include <Eigen/Cholesky>
+#include <cmath>
+#include <string>
+#include <string_view>
 
 #include "carom/core/impact/contact.h"
 #include "carom/error.h"
@@ -11,6 +14,31 @@ namespace carom::core::impact {
 // Impulse directions, as the `Columns` columns of a fixed-size matrix (1 to 3).
 template <int Columns>
 using ImpulseBasis = Eigen::Matrix<double, 3, Columns>;
+
+// The parameter checks every law and the materials share, so that a coefficient means the same
+// range everywhere. `owner` says whose parameter it is ("strict parameters", "material 'steel'").
+
+// A coefficient of restitution (of any kind): a finite number in [0, 1].
+inline void requireUnitInterval(double value, std::string_view owner, std::string_view name) {
+  if (!std::isfinite(value) || value < 0.0 || value > 1.0) {
+    throw Error(std::string(owner) + ": " + std::string(name) + " must be in [0, 1]");
+  }
+}
+
+// A Coulomb friction coefficient: finite and ≥ 0.
+inline void requireNonNegative(double value, std::string_view owner, std::string_view name) {
+  if (!std::isfinite(value) || value < 0.0) {
+    throw Error(std::string(owner) + ": " + std::string(name) + " must be finite and non-negative");
+  }
+}
+
+// The roughness rank k of a strict map (Cox, Feres & Ward Def 2.6): 0, 1 or 2 in 3D.
+inline void requireRoughnessRank(int roughness, std::string_view owner) {
+  if (roughness < 0 || roughness > 2) {
+    throw Error(std::string(owner) + ": roughness must be 0, 1 or 2, got " +
+                std::to_string(roughness));
+  }
+}
 
 // Validates `contact` and returns the incoming relative normal velocity n·Δu⁻ (m/s), ≤ 0.
 // An impact law maps incoming to outgoing states (Cox, Feres & Ward §2.4: C maps T⁻M to T⁺M);

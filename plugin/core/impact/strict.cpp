@@ -12,6 +12,8 @@ namespace {
 // Tolerance (dimensionless) on |t| − 1 and on t·n for the rough direction t, as for the normal.
 constexpr double kDirectionTolerance = 1e-9;
 
+constexpr const char* kOwner = "strict parameters";
+
 // The impulse within 𝒲 = span(n, rough directions) that arrests the relative velocity `du` there
 // (roughness 1 or 2; roughness 0 uses the normal alone).
 Vec3 roughArrestImpulse(const Vec3& normal, const StrictParameters& parameters,
@@ -24,19 +26,10 @@ Vec3 roughArrestImpulse(const Vec3& normal, const StrictParameters& parameters,
   return impulseWithin(w, inverseMass, -du);
 }
 
-void requireUnitInterval(double value, const std::string& name) {
-  if (!std::isfinite(value) || value < 0.0 || value > 1.0) {
-    throw Error("strict parameters: " + name + " must be in [0, 1]");
-  }
-}
-
 }  // namespace
 
 void validateStrictParameters(const StrictParameters& parameters, const Vec3& normal) {
-  if (parameters.roughness < 0 || parameters.roughness > 2) {
-    throw Error("strict parameters: roughness must be 0, 1 or 2, got " +
-                std::to_string(parameters.roughness));
-  }
+  requireRoughnessRank(parameters.roughness, kOwner);
   if (parameters.roughness == 1) {
     const Vec3& t = parameters.roughDirection;
     if (!t.allFinite() || std::abs(t.norm() - 1.0) > kDirectionTolerance) {
@@ -46,8 +39,8 @@ void validateStrictParameters(const StrictParameters& parameters, const Vec3& no
       throw Error("strict parameters: roughDirection must be perpendicular to the contact normal");
     }
   }
-  requireUnitInterval(parameters.normalRestitution, "normalRestitution");
-  requireUnitInterval(parameters.tangentialRestitution, "tangentialRestitution");
+  requireUnitInterval(parameters.normalRestitution, kOwner, "normalRestitution");
+  requireUnitInterval(parameters.tangentialRestitution, kOwner, "tangentialRestitution");
 }
 
 ImpactOutcome strictImpact(const Contact& contact, const StrictParameters& parameters) {
