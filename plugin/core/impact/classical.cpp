@@ -61,27 +61,28 @@ void validateClassicalParameters(const ClassicalParameters& parameters) {
 }
 
 ImpactOutcome newtonImpact(const Contact& contact, const ClassicalParameters& parameters) {
-  const double incoming = incomingNormalVelocity(contact);
+  const ContactKinematics kinematics = approachingContact(contact);
   validateClassicalParameters(parameters);
   const Phase phase =
-      velocityPhase(inverseMassMatrix(contact), contact.normal, relativeVelocity(contact),
-                    -parameters.restitution * incoming, parameters.friction);
-  ImpactOutcome outcome = applyImpulse(contact, phase.impulse);
+      velocityPhase(kinematics.inverseMass, contact.normal, kinematics.relativeVelocity,
+                    -parameters.restitution * kinematics.normalVelocity, parameters.friction);
+  ImpactOutcome outcome = applyImpulse(contact, phase.impulse, kinematics);
   outcome.trace = std::string("newton: ") + slipName(phase.stuck);
   return outcome;
 }
 
 ImpactOutcome poissonImpact(const Contact& contact, const ClassicalParameters& parameters) {
-  incomingNormalVelocity(contact);
+  const ContactKinematics kinematics = approachingContact(contact);
   validateClassicalParameters(parameters);
-  const Mat3 inverseMass = inverseMassMatrix(contact);
+  const Mat3& inverseMass = kinematics.inverseMass;
   const Vec3& n = contact.normal;
-  const Vec3 du = relativeVelocity(contact);
+  const Vec3& du = kinematics.relativeVelocity;
   const Phase compression = velocityPhase(inverseMass, n, du, 0.0, parameters.friction);
   const Phase restitution =
       normalImpulsePhase(inverseMass, n, du + inverseMass * compression.impulse,
                          parameters.restitution * n.dot(compression.impulse), parameters.friction);
-  ImpactOutcome outcome = applyImpulse(contact, compression.impulse + restitution.impulse);
+  ImpactOutcome outcome =
+      applyImpulse(contact, compression.impulse + restitution.impulse, kinematics);
   outcome.trace = std::string("poisson: compression ") + slipName(compression.stuck) +
                   ", restitution " + slipName(restitution.stuck);
   return outcome;

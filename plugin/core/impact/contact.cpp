@@ -6,6 +6,7 @@
 
 #include "carom/core/lie.h"
 #include "carom/error.h"
+#include "law_support.h"
 
 namespace carom::core::impact {
 namespace {
@@ -86,6 +87,12 @@ double kineticEnergy(const Contact& contact) {
 }
 
 ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB) {
+  return applyImpulse(contact, impulseOnB,
+                      {relativeVelocity(contact), inverseMassMatrix(contact), 0.0});
+}
+
+ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB,
+                           const ContactKinematics& kinematics) {
   const Vec3 rA = contact.point - contact.a.centerOfMass;
   const Vec3 rB = contact.point - contact.b.centerOfMass;
   ImpactOutcome outcome;
@@ -97,8 +104,8 @@ ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB) {
   outcome.angularVelocityB =
       contact.b.angularVelocity + contact.b.inverseInertiaWorld * rB.cross(impulseOnB);
   // ΔT = P·(u⁻ + u⁺)/2 = P·u⁻ + ½PᵀKP: exact, and free of the cancellation of T⁺ − T⁻.
-  outcome.energyChange = impulseOnB.dot(relativeVelocity(contact)) +
-                         0.5 * impulseOnB.dot(inverseMassMatrix(contact) * impulseOnB);
+  outcome.energyChange = impulseOnB.dot(kinematics.relativeVelocity) +
+                         0.5 * impulseOnB.dot(kinematics.inverseMass * impulseOnB);
   return outcome;
 }
 

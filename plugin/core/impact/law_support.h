@@ -40,33 +40,47 @@ inline void requireRoughnessRank(int roughness, std::string_view owner) {
   }
 }
 
-// Validates `contact` and returns the incoming relative normal velocity n·Δu⁻ (m/s), ≤ 0.
-// An impact law maps incoming to outgoing states (Cox, Feres & Ward §2.4: C maps T⁻M to T⁺M);
-// applied to separating bodies it would pull them together, so that is refused, not ignored.
-inline double incomingNormalVelocity(const Contact& contact) {
+// What every law needs of a contact, computed once per impact.
+struct ContactKinematics {
+  Vec3 relativeVelocity;  // Δu⁻, relativeVelocity(contact) (m/s)
+  Mat3 inverseMass;       // K, inverseMassMatrix(contact) (1/kg)
+  double normalVelocity;  // n·Δu⁻ (m/s); ≤ 0 from approachingContact
+};
+
+// Validates `contact`, refuses separating bodies and returns its kinematics. An impact law maps
+// incoming to outgoing states (Cox, Feres & Ward §2.4: C maps T⁻M to T⁺M); applied to separating
+// bodies it would pull them together, so that is refused, not ignored.
+inline ContactKinematics approachingContact(const Contact& contact) {
   validateContact(contact);
-  const double normalVelocity = contact.normal.dot(relativeVelocity(contact));
+  const Vec3 du = relativeVelocity(contact);
+  const double normalVelocity = contact.normal.dot(du);
   if (normalVelocity > 0.0) {
     throw Error(
         "contact: relative normal velocity is positive (bodies separate); impact laws "
         "apply to approaching bodies only");
   }
-  return normalVelocity;
+  return {du, inverseMassMatrix(contact), normalVelocity};
 }
+
+// applyImpulse (contact.h) with the kinematics already known (defined in contact.cpp).
+ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB,
+                           const ContactKinematics& kinematics);
 
 // W (WᵀKW)⁻¹ Wᵀ c: the impulse on B within span(W) that changes the components Wᵀ Δu of the
 // relative contact velocity by Wᵀ c (K = inverseMassMatrix). Throws carom::Error when WᵀKW is
-// singular to a reciprocal condition number of 1e-12: the bodies cannot exchange an impulse
-// along some column of W.
-// Fixed sizes: a dynamic-size factorization and its condition estimate cost more than the rest of
-// a strict map.
+// singular, its pivots min D / max D below 1e-12: the bodies cannot exchange an impulse along some
+// column of W. Fixed sizes: a dynamic-size factorization costs more than the rest of a strict map.
 template <int Columns>
 Vec3 impulseWithin(const ImpulseBasis<Columns>& w, const Mat3& inverseMass,
                    const Vec3& velocityChange) {
   using Restricted = Eigen::Matrix<double, Columns, Columns>;
   const Restricted restricted = w.transpose() * inverseMass * w;
   const Eigen::LDLT<Restricted> ldlt(restricted);
-  if (ldlt.info() != Eigen::Success || !ldlt.isPositive() || ldlt.rcond() < 1e-12) {
+  // WᵀKW is positive semi-definite, so the pivoting puts the largest diagonal first and |L_ij| ≤ 1:
+  // min D / max D is then its reciprocal condition number within a factor bounded for sizes ≤ 3.
+  // LDLT::rcond() estimates the same thing with several extra solves, more than the map costs.
+  const auto pivots = ldlt.vectorD();
+  if (ldlt.info() != Eigen::Success || !(pivots.minCoeff() > 1e-12 * pivots.maxCoeff())) {
     throw Error(
         "contact: the inverse mass matrix restricted to the impulse directions is "
         "singular; the bodies cannot exchange an impulse along them");

@@ -44,10 +44,10 @@ void validateStrictParameters(const StrictParameters& parameters, const Vec3& no
 }
 
 ImpactOutcome strictImpact(const Contact& contact, const StrictParameters& parameters) {
-  incomingNormalVelocity(contact);
+  const ContactKinematics kinematics = approachingContact(contact);
   validateStrictParameters(parameters, contact.normal);
-  const Mat3 inverseMass = inverseMassMatrix(contact);
-  const Vec3 du = relativeVelocity(contact);
+  const Mat3& inverseMass = kinematics.inverseMass;
+  const Vec3& du = kinematics.relativeVelocity;
   // Digest §6: C_e = I − (1 + e_n) P_n − (1 + e_r)(P_E − P_n); e_n = e_r = 1 gives C = I − 2P_E,
   // the engine form of the strict map (digest §2.2; Cor 2.1 of the paper). Below, the impulses
   // that arrest the relative velocity along n alone and along all of 𝒲 change the state by −P_n x
@@ -57,9 +57,10 @@ ImpactOutcome strictImpact(const Contact& contact, const StrictParameters& param
       parameters.roughness == 0
           ? Vec3::Zero()
           : Vec3(roughArrestImpulse(contact.normal, parameters, inverseMass, du) - normalArrest);
-  ImpactOutcome outcome =
-      applyImpulse(contact, (1.0 + parameters.normalRestitution) * normalArrest +
-                                (1.0 + parameters.tangentialRestitution) * roughArrest);
+  ImpactOutcome outcome = applyImpulse(contact,
+                                       (1.0 + parameters.normalRestitution) * normalArrest +
+                                           (1.0 + parameters.tangentialRestitution) * roughArrest,
+                                       kinematics);
   // A literal short enough for the small-string buffer: formatting the coefficients here cost
   // more than the map itself, and the caller already holds them.
   static constexpr const char* kTraces[] = {"strict, rank 0", "strict, rank 1", "strict, rank 2"};

@@ -197,14 +197,15 @@ StrongeSolution solveStrongeImpulse(const Mat3& W, const Vec3& vMinus,
 }
 
 StrongeImpact resolveStrongeImpact(const Contact& contact, const StrongeParameters& parameters) {
-  incomingNormalVelocity(contact);
+  const ContactKinematics kinematics = approachingContact(contact);
   const Mat3 frame = contactFrame(contact.normal);
   StrongeImpact impact;
-  impact.solution = solveStrongeImpulse(frame.transpose() * inverseMassMatrix(contact) * frame,
-                                        frame.transpose() * relativeVelocity(contact), parameters);
+  impact.solution =
+      solveStrongeImpulse(frame.transpose() * kinematics.inverseMass * frame,
+                          frame.transpose() * kinematics.relativeVelocity, parameters);
   const bool converged = impact.solution.status == StrongeStatus::kConverged;
-  impact.outcome =
-      applyImpulse(contact, converged ? Vec3(frame * impact.solution.impulse) : Vec3::Zero());
+  impact.outcome = applyImpulse(
+      contact, converged ? Vec3(frame * impact.solution.impulse) : Vec3::Zero(), kinematics);
   impact.outcome.trace = impact.solution.trace;
   impact.outcome.resolved = converged || impact.solution.status == StrongeStatus::kSeparating;
   return impact;

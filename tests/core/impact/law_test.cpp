@@ -181,6 +181,25 @@ TEST(ImpactLawErrors, BadContactsAreNamedForEveryLaw) {
   }
 }
 
+// A body pinned at its centre (zero inverse mass) cannot be pushed along its lever arm r: K = I −
+// rrᵀ has r in its null space. With r along a tangent only the specular map, which pushes along the
+// normal alone, has an answer; with r along the normal no law has one.
+TEST(ImpactLawErrors, ImpulsesTheBodiesCannotExchangeAreRefused) {
+  Contact pinned;
+  pinned.a.inverseInertiaWorld = Mat3::Identity();
+  pinned.a.centerOfMass = -Vec3::UnitX();
+  pinned.a.angularVelocity = -Vec3::UnitY();  // the contact point of A moves along +z, into B
+  EXPECT_NO_THROW(applyLaw(pinned, StrictLaw{}));
+  for (const ImpactLaw& law :
+       {ImpactLaw{StrictLaw{strict(2, Vec3::UnitX(), 1.0, 1.0)}},
+        ImpactLaw{StrongeLaw{stronge(0.5, 0.5)}}, ImpactLaw{NewtonLaw{classical(0.5, 0.5)}},
+        ImpactLaw{PoissonLaw{classical(0.5, 0.5)}}}) {
+    expectErrorNaming([&] { applyLaw(pinned, law); }, "inverse mass matrix");
+  }
+  pinned.a.centerOfMass = -Vec3::UnitZ();
+  expectErrorNaming([&] { applyLaw(pinned, StrictLaw{}); }, "inverse mass matrix");
+}
+
 // The inverse-inertia check accepts eigenvalues down to −1e-12 × its largest entry (rounding of a
 // singular, rotationally locked body) and refuses anything more negative.
 TEST(ImpactLawErrors, InverseInertiaMayBeSingularButNotIndefinite) {
