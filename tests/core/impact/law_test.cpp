@@ -205,19 +205,21 @@ TEST(ImpactLawErrors, ImpulsesTheBodiesCannotExchangeAreRefused) {
 TEST(ImpactLawErrors, InverseInertiaMayBeSingularButNotIndefinite) {
   Random random(303);
   const Mat3 q = random.rotation();
-  const auto withLowestEigenvalue = [&](double lowest) {
+  const auto withEigenvalues = [&](const Vec3& eigenvalues) {
     Contact c = rodOnGround(Vec3(0.0, 0.0, -1.0));
     c.a.inverseMass = 1.0;
     c.a.centerOfMass = Vec3(0.0, 0.0, -1.0);
-    c.a.inverseInertiaWorld = q * Vec3(2.0, 1.0, lowest).asDiagonal() * q.transpose();
+    c.a.inverseInertiaWorld = q * eigenvalues.asDiagonal() * q.transpose();
     c.a.inverseInertiaWorld = 0.5 * (c.a.inverseInertiaWorld + c.a.inverseInertiaWorld.transpose());
     return c;
   };
-  for (double accepted : {0.0, -1e-13}) {
-    EXPECT_NO_THROW(applyLaw(withLowestEigenvalue(accepted), NewtonLaw{})) << accepted;
+  for (const Vec3& accepted : {Vec3(2.0, 1.0, 0.0), Vec3(2.0, 1.0, -1e-13), Vec3(2.0, 0.0, 0.0),
+                               Vec3(2.0, -1e-13, -1e-13)}) {
+    EXPECT_NO_THROW(applyLaw(withEigenvalues(accepted), NewtonLaw{})) << accepted.transpose();
   }
-  for (double refused : {-1e-10, -1e-3}) {
-    expectErrorNaming([&] { applyLaw(withLowestEigenvalue(refused), NewtonLaw{}); },
+  for (const Vec3& refused : {Vec3(2.0, 1.0, -1e-10), Vec3(2.0, 1.0, -1e-3), Vec3(2.0, 0.0, -1e-10),
+                              Vec3(-1.0, 1.0, 1.0)}) {
+    expectErrorNaming([&] { applyLaw(withEigenvalues(refused), NewtonLaw{}); },
                       "inverse inertia is not positive semi-definite");
   }
 }
