@@ -23,7 +23,7 @@ const char* slipName(bool stuck) {
 // `du`: the Coulomb rule of classical.h with the normal condition n·Δu = normalVelocityEnd.
 Phase velocityPhase(const Mat3& inverseMass, const Vec3& n, const Vec3& du,
                     double normalVelocityEnd, double friction) {
-  const Vec3 trial = impulseWithin(Mat3::Identity(), inverseMass, normalVelocityEnd * n - du);
+  const Vec3 trial = impulseWithin<3>(Mat3::Identity(), inverseMass, normalVelocityEnd * n - du);
   const double trialNormal = n.dot(trial);
   const Vec3 trialTangential = trial - trialNormal * n;
   if (trialNormal >= 0.0 && trialTangential.norm() <= friction * trialNormal) return {trial, true};
@@ -43,7 +43,7 @@ Phase velocityPhase(const Mat3& inverseMass, const Vec3& n, const Vec3& du,
 Phase normalImpulsePhase(const Mat3& inverseMass, const Vec3& n, const Vec3& du,
                          double normalImpulse, double friction) {
   const Vec3 t1 = n.unitOrthogonal();
-  ImpulseBasis tangents(3, 2);
+  ImpulseBasis<2> tangents;
   tangents << t1, n.cross(t1);
   const Vec3 normalPart = normalImpulse * n;
   // Stick trial: the tangential impulse that zeroes the tangential slip left by normalPart.
@@ -56,37 +56,33 @@ Phase normalImpulsePhase(const Mat3& inverseMass, const Vec3& n, const Vec3& du,
 }  // namespace
 
 void validateClassicalParameters(const ClassicalParameters& parameters) {
-  if (!std::isfinite(parameters.restitution) || parameters.restitution < 0.0 ||
-      parameters.restitution > 1.0) {
-    throw Error("classical parameters: restitution must be in [0, 1]");
-  }
-  if (!std::isfinite(parameters.friction) || parameters.friction < 0.0) {
-    throw Error("classical parameters: friction must be finite and non-negative");
-  }
+  requireUnitInterval(parameters.restitution, "classical parameters", "restitution");
+  requireNonNegative(parameters.friction, "classical parameters", "friction");
 }
 
 ImpactOutcome newtonImpact(const Contact& contact, const ClassicalParameters& parameters) {
-  const double incoming = incomingNormalVelocity(contact);
+  const ContactKinematics kinematics = approachingContact(contact);
   validateClassicalParameters(parameters);
   const Phase phase =
-      velocityPhase(inverseMassMatrix(contact), contact.normal, relativeVelocity(contact),
-                    -parameters.restitution * incoming, parameters.friction);
-  ImpactOutcome outcome = applyImpulse(contact, phase.impulse);
+      velocityPhase(kinematics.inverseMass, contact.normal, kinematics.relativeVelocity,
+                    -parameters.restitution * kinematics.normalVelocity, parameters.friction);
+  ImpactOutcome outcome = applyImpulse(contact, phase.impulse, kinematics);
   outcome.trace = std::string("newton: ") + slipName(phase.stuck);
   return outcome;
 }
 
 ImpactOutcome poissonImpact(const Contact& contact, const ClassicalParameters& parameters) {
-  incomingNormalVelocity(contact);
+  const ContactKinematics kinematics = approachingContact(contact);
   validateClassicalParameters(parameters);
-  const Mat3 inverseMass = inverseMassMatrix(contact);
+  const Mat3& inverseMass = kinematics.inverseMass;
   const Vec3& n = contact.normal;
-  const Vec3 du = relativeVelocity(contact);
+  const Vec3& du = kinematics.relativeVelocity;
   const Phase compression = velocityPhase(inverseMass, n, du, 0.0, parameters.friction);
   const Phase restitution =
       normalImpulsePhase(inverseMass, n, du + inverseMass * compression.impulse,
                          parameters.restitution * n.dot(compression.impulse), parameters.friction);
-  ImpactOutcome outcome = applyImpulse(contact, compression.impulse + restitution.impulse);
+  ImpactOutcome outcome =
+      applyImpulse(contact, compression.impulse + restitution.impulse, kinematics);
   outcome.trace = std::string("poisson: compression ") + slipName(compression.stuck) +
                   ", restitution " + slipName(restitution.stuck);
   return outcome;

@@ -1,13 +1,28 @@
 #include "carom/core/impact/contact.h"
 
-#include <Eigen/Eigenvalues>
+#include <Eigen/QR>
 #include <cmath>
 
 #include "carom/core/lie.h"
 #include "carom/error.h"
+#include "law_support.h"
 
 namespace carom::core::impact {
 namespace {
+
+// Whether the symmetric m is positive definite: the three pivots of m = LDLᵀ (Cholesky without
+// square roots, written out for 3×3) are positive. Eigen's generic LLT took as long as a strict
+// map.
+bool positiveDefinite(const Mat3& m) {
+  const double d1 = m(0, 0);
+  if (!(d1 > 0.0)) return false;
+  const double l21 = m(1, 0) / d1, l31 = m(2, 0) / d1;
+  const double d2 = m(1, 1) - l21 * m(1, 0);
+  if (!(d2 > 0.0)) return false;
+  const double l32 = (m(2, 1) - l31 * m(1, 0)) / d2;
+  const double d3 = m(2, 2) - l31 * m(2, 0) - l32 * l32 * d2;
+  return d3 > 0.0;
+}
 
 void validateBody(const ContactBody& body, const std::string& name) {
   if (!std::isfinite(body.inverseMass) || body.inverseMass < 0.0) {
@@ -21,14 +36,18 @@ void validateBody(const ContactBody& body, const std::string& name) {
   if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale) {
     throw Error("contact body " + name + ": inverse inertia is not symmetric");
   }
-  if (scale > 0.0 && Eigen::SelfAdjointEigenSolver<Mat3>(inertia, Eigen::EigenvaluesOnly)
-                             .eigenvalues()
-                             .minCoeff() < -1e-12 * scale) {
+  // Smallest eigenvalue >= −1e-12 scale, tested as "J⁻¹ + 1e-12 scale I is positive definite":
+  // the pivots of its LDLᵀ factorization instead of an eigen-decomposition on every impact. Their
+  // rounding (~1e-15 scale) is far below the tolerance, so the verdict is the eigenvalue test's.
+  if (scale > 0.0 && !positiveDefinite(inertia + 1e-12 * scale * Mat3::Identity())) {
     throw Error("contact body " + name + ": inverse inertia is not positive semi-definite");
   }
-  if (!body.centerOfMass.allFinite()) throw Error("contact body " + name + ": centre of mass is not finite");
-  if (!body.linearVelocity.allFinite()) throw Error("contact body " + name + ": linear velocity is not finite");
-  if (!body.angularVelocity.allFinite()) throw Error("contact body " + name + ": angular velocity is not finite");
+  if (!body.centerOfMass.allFinite())
+    throw Error("contact body " + name + ": centre of mass is not finite");
+  if (!body.linearVelocity.allFinite())
+    throw Error("contact body " + name + ": linear velocity is not finite");
+  if (!body.angularVelocity.allFinite())
+    throw Error("contact body " + name + ": angular velocity is not finite");
 }
 
 bool immovable(const ContactBody& body) {
@@ -80,6 +99,12 @@ double kineticEnergy(const Contact& contact) {
 }
 
 ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB) {
+  return applyImpulse(contact, impulseOnB,
+                      {relativeVelocity(contact), inverseMassMatrix(contact), 0.0});
+}
+
+ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB,
+                           const ContactKinematics& kinematics) {
   const Vec3 rA = contact.point - contact.a.centerOfMass;
   const Vec3 rB = contact.point - contact.b.centerOfMass;
   ImpactOutcome outcome;
@@ -91,8 +116,8 @@ ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB) {
   outcome.angularVelocityB =
       contact.b.angularVelocity + contact.b.inverseInertiaWorld * rB.cross(impulseOnB);
   // ΔT = P·(u⁻ + u⁺)/2 = P·u⁻ + ½PᵀKP: exact, and free of the cancellation of T⁺ − T⁻.
-  outcome.energyChange = impulseOnB.dot(relativeVelocity(contact)) +
-                         0.5 * impulseOnB.dot(inverseMassMatrix(contact) * impulseOnB);
+  outcome.energyChange = impulseOnB.dot(kinematics.relativeVelocity) +
+                         0.5 * impulseOnB.dot(kinematics.inverseMass * impulseOnB);
   return outcome;
 }
 

@@ -7,6 +7,7 @@
 
 #include "carom/core/impact/invariant_directions.h"
 #include "carom/error.h"
+#include "law_support.h"
 #include "stronge_path.h"
 
 namespace carom::core::impact {
@@ -15,12 +16,8 @@ namespace {
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 void validateParameters(const StrongeParameters& p) {
-  if (!std::isfinite(p.friction) || p.friction < 0.0) {
-    throw Error("Stronge impact: friction (mu) must be finite and non-negative");
-  }
-  if (!std::isfinite(p.restitution) || p.restitution < 0.0 || p.restitution > 1.0) {
-    throw Error("Stronge impact: restitution (e) must lie in [0, 1]");
-  }
+  requireNonNegative(p.friction, "Stronge impact", "friction (mu)");
+  requireUnitInterval(p.restitution, "Stronge impact", "restitution (e)");
   if (!std::isfinite(p.relativeTolerance) || p.relativeTolerance <= 0.0 ||
       p.relativeTolerance > 1e-2) {
     throw Error("Stronge impact: relativeTolerance must lie in (0, 1e-2]");
@@ -200,15 +197,17 @@ StrongeSolution solveStrongeImpulse(const Mat3& W, const Vec3& vMinus,
 }
 
 StrongeImpact resolveStrongeImpact(const Contact& contact, const StrongeParameters& parameters) {
-  validateContact(contact);
+  const ContactKinematics kinematics = approachingContact(contact);
   const Mat3 frame = contactFrame(contact.normal);
   StrongeImpact impact;
-  impact.solution = solveStrongeImpulse(frame.transpose() * inverseMassMatrix(contact) * frame,
-                                        frame.transpose() * relativeVelocity(contact), parameters);
+  impact.solution =
+      solveStrongeImpulse(frame.transpose() * kinematics.inverseMass * frame,
+                          frame.transpose() * kinematics.relativeVelocity, parameters);
   const bool converged = impact.solution.status == StrongeStatus::kConverged;
-  impact.outcome =
-      applyImpulse(contact, converged ? Vec3(frame * impact.solution.impulse) : Vec3::Zero());
+  impact.outcome = applyImpulse(
+      contact, converged ? Vec3(frame * impact.solution.impulse) : Vec3::Zero(), kinematics);
   impact.outcome.trace = impact.solution.trace;
+  impact.outcome.resolved = converged || impact.solution.status == StrongeStatus::kSeparating;
   return impact;
 }
 

@@ -11,18 +11,18 @@ namespace carom::core::impact {
 
 // One body of the pair, just before the impact.
 struct ContactBody {
-  double inverseMass = 0.0;                        // 1/m (1/kg); 0 for an immovable body
-  Mat3 inverseInertiaWorld = Mat3::Zero();         // J⁻¹ in the world frame (1/(kg m²))
-  Vec3 centerOfMass = Vec3::Zero();                // world frame (m)
-  Vec3 linearVelocity = Vec3::Zero();              // of the centre of mass, world frame (m/s)
-  Vec3 angularVelocity = Vec3::Zero();             // world frame (rad/s)
+  double inverseMass = 0.0;                 // 1/m (1/kg); 0 for an immovable body
+  Mat3 inverseInertiaWorld = Mat3::Zero();  // J⁻¹ in the world frame (1/(kg m²))
+  Vec3 centerOfMass = Vec3::Zero();         // world frame (m)
+  Vec3 linearVelocity = Vec3::Zero();       // of the centre of mass, world frame (m/s)
+  Vec3 angularVelocity = Vec3::Zero();      // world frame (rad/s)
 };
 
 struct Contact {
   ContactBody a;
   ContactBody b;
-  Vec3 point = Vec3::Zero();   // the contact point, world frame (m)
-  Vec3 normal = Vec3::UnitZ(); // unit contact normal, world frame, pointing from A into B
+  Vec3 point = Vec3::Zero();    // the contact point, world frame (m)
+  Vec3 normal = Vec3::UnitZ();  // unit contact normal, world frame, pointing from A into B
 };
 
 // Post-impact velocities and what the law did.
@@ -34,6 +34,10 @@ struct ImpactOutcome {
   Vec3 impulse = Vec3::Zero();  // impulse on B at the contact point (N s); A receives −impulse
   double energyChange = 0.0;    // kinetic energy after minus before (J); never > 0 for carom's laws
   std::string trace;            // a short human-readable account (phases, stick/slip, iterations)
+  // False when the law could not finish (a Stronge integration that did not converge; the trace
+  // says why): then the impulse is zero and the velocities are the pre-impact ones. The caller
+  // decides what to do; carom never substitutes another law silently.
+  bool resolved = true;
 };
 
 // Throws carom::Error naming the field when a value is not finite, an inverse mass is negative,

@@ -86,7 +86,9 @@ struct StrongeImpact {
 };
 
 // The world-frame impact: builds the contact frame from contact.normal, solves, and applies the
-// impulse with applyImpulse. Also throws carom::Error for an invalid contact (validateContact).
+// impulse with applyImpulse; outcome.resolved is false unless the solution converged (or v_z⁻ = 0
+// exactly: no impulse is the answer). Also throws carom::Error, like the other laws, for an
+// invalid contact (validateContact) and for separating bodies (relative normal velocity > 0).
 StrongeImpact resolveStrongeImpact(const Contact& contact, const StrongeParameters& parameters);
 
 }  // namespace carom::core::impact

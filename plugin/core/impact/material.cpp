@@ -1,0 +1,94 @@
+#include "carom/core/impact/material.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "carom/error.h"
+#include "law_support.h"
+
+namespace carom::core::impact {
+namespace {
+
+std::pair<std::string, std::string> pairKey(const std::string& first, const std::string& second) {
+  return std::minmax(first, second);
+}
+
+bool sameParameters(const Material& a, const Material& b) {
+  return a.impact == b.impact && a.restitution == b.restitution && a.friction == b.friction &&
+         a.roughness == b.roughness;
+}
+
+std::string quoted(const Material& material) {
+  return "material '" + material.name + "'";
+}
+
+}  // namespace
+
+void validateMaterial(const Material& material) {
+  const std::string owner = quoted(material);
+  requireUnitInterval(material.restitution, owner, "restitution");
+  requireNonNegative(material.friction, owner, "friction");
+  requireRoughnessRank(material.roughness, owner);
+}
+
+void MaterialPairTable::set(const std::string& first, const std::string& second,
+                            Material parameters) {
+  if (first == second) {
+    throw Error("pair table: [pair." + first + "." + second +
+                "] pairs a material with itself; it always uses its own values");
+  }
+  parameters.name = first + "/" + second;
+  validateMaterial(parameters);
+  entries_[pairKey(first, second)] = parameters;
+}
+
+const Material* MaterialPairTable::find(const std::string& first, const std::string& second) const {
+  const auto entry = entries_.find(pairKey(first, second));
+  return entry == entries_.end() ? nullptr : &entry->second;
+}
+
+Material combineMaterials(const Material& a, const Material& b, const MaterialPairTable& pairs) {
+  validateMaterial(a);
+  validateMaterial(b);
+  if (const Material* entry = pairs.find(a.name, b.name)) return *entry;
+  if (sameParameters(a, b)) return a;
+  if (a.name == b.name) {
+    throw Error("two different materials are both named '" + a.name +
+                "'; give them distinct names so that a pair table can tell them apart");
+  }
+  if (a.impact != b.impact) {
+    throw Error(quoted(a) + " (impact = \"" + toString(a.impact) + "\") and " + quoted(b) +
+                " (impact = \"" + toString(b.impact) +
+                "\") name different impact laws and no pair table decides; add [pair." + a.name +
+                "." + b.name + "]");
+  }
+  Material combined;
+  combined.name = a.name + "/" + b.name;
+  combined.impact = a.impact;
+  combined.restitution = std::max(a.restitution, b.restitution);
+  combined.friction = std::sqrt(a.friction * b.friction);
+  combined.roughness = std::min(a.roughness, b.roughness);
+  return combined;
+}
+
+ImpactLaw impactLaw(const Material& material, const Vec3& roughDirection) {
+  validateMaterial(material);
+  switch (material.impact) {
+    case ImpactLawKind::kStrict:
+      return StrictLaw{
+          {material.roughness, roughDirection, material.restitution, material.restitution}};
+    case ImpactLawKind::kStronge: {
+      StrongeLaw law;
+      law.parameters.friction = material.friction;
+      law.parameters.restitution = material.restitution;
+      return law;
+    }
+    case ImpactLawKind::kNewton:
+      return NewtonLaw{{material.restitution, material.friction}};
+    case ImpactLawKind::kPoisson:
+      return PoissonLaw{{material.restitution, material.friction}};
+  }
+  throw Error(quoted(material) + ": impact law out of range");
+}
+
+}  // namespace carom::core::impact
