@@ -9,6 +9,7 @@
 
 #include "carom/core/impact/contact.h"
 #include "carom/error.h"
+#include "support/errors.h"
 #include "support/random.h"
 
 namespace carom::test {
@@ -120,16 +121,6 @@ inline Contact rodOnGround(const Vec3& velocity) {
   contact.b.centerOfMass = 0.5 * axis;
   contact.b.linearVelocity = velocity;
   return contact;
-}
-
-// Expects `call` to throw carom::Error with a message that contains `name`.
-inline void expectErrorNaming(const std::function<void()>& call, const std::string& name) {
-  try {
-    call();
-    ADD_FAILURE() << "no carom::Error for " << name;
-  } catch (const Error& error) {
-    EXPECT_NE(std::string(error.what()).find(name), std::string::npos) << error.what();
-  }
 }
 
 }  // namespace carom::test

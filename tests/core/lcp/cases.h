@@ -11,6 +11,7 @@
 
 #include "carom/core/lcp/result.h"
 #include "carom/error.h"
+#include "support/errors.h"
 #include "support/random.h"
 
 namespace carom::test::lcp {
@@ -134,16 +135,6 @@ inline void expectSolvesLcp(const core::lcp::LcpResult& result, const Eigen::Mat
     EXPECT_GE(result.z(i), 0.0) << "i = " << i;
     EXPECT_GE(w(i), -bound) << "i = " << i;
     EXPECT_LE(std::abs(std::min(result.z(i), w(i))), bound) << "i = " << i;
-  }
-}
-
-// Expects `call` to throw carom::Error with `name` (the offending parameter) in its message.
-inline void expectErrorNaming(const std::function<void()>& call, const std::string& name) {
-  try {
-    call();
-    ADD_FAILURE() << "no carom::Error for " << name;
-  } catch (const Error& error) {
-    EXPECT_NE(std::string(error.what()).find(name), std::string::npos) << error.what();
   }
 }
 
