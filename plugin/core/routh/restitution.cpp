@@ -40,12 +40,13 @@ RestitutionResult resolveImpactWithRestitution(const ImpactProblem& problem,
   const Eigen::VectorXd Mdelta = problem.massMatrix() * delta;
   const double slack = problem.kineticEnergy(vMinus) - problem.kineticEnergy(compressed.v);
   double scale = energyScale(slack, Mdelta.dot(compressed.v), Mdelta.dot(delta));
-  // Contacts the restitution impulse would drive into approach: J_n,i(v_c + sΔ) ≥ −tolerance.
+  // Contacts the restitution impulse would drive into approach stop it where they reach zero normal
+  // velocity (or stay where they are, if already within the termination tolerance below zero):
+  // J_n,i(v_c + sΔ) ≥ min(J_n,i v_c, 0).
   const Eigen::VectorXd un = problem.normalJacobian() * compressed.v;
   const Eigen::VectorXd dn = problem.normalJacobian() * delta;
-  const double tolerance = policy.sim.terminationTolerance;
   for (Eigen::Index i = 0; i < dn.size(); ++i)
-    if (dn(i) < 0.0) scale = std::min(scale, std::max(0.0, (un(i) + tolerance) / -dn(i)));
+    if (dn(i) < 0.0) scale = std::min(scale, std::max(0.0, un(i)) / -dn(i));
   result.scale = scale;
   result.v = compressed.v + scale * delta;
   return result;

@@ -6,7 +6,7 @@
 //       impulses Λ_i = (Λ_n,i, Λ_D,i);
 //   (2) restitution: add each contact's compression impulse again, scaled by its coefficient e_i,
 //       Δ = M⁻¹ Σ_i J̄_iᵀ (e_i Λ_i), and take v⁺ = v_c + s Δ with the largest s ∈ [0, 1] such that
-//       K(v⁺) ≤ K(v⁻) and no contact approaches (J_n,i v⁺ ≥ −tolerance).
+//       K(v⁺) ≤ K(v⁻) and no contact approaches (J_n,i v⁺ ≥ min(J_n,i v_c, 0)).
 // For one frictionless contact s = 1 and this is Newton's law J_n v⁺ = −e J_n v⁻; while the contact
 // sticks or slides in one direction, Poisson's and Stronge's energetic coefficients coincide, so
 // e_i is Stronge's coefficient there (Stronge 2000, ch. 4). With several contacts or slip reversal
