@@ -12,6 +12,7 @@ namespace {
 
 using test::Random;
 using namespace test::lcp;
+using test::expectErrorNaming;
 
 constexpr double kTolerance = 1e-9;
 

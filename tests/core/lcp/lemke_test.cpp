@@ -12,6 +12,7 @@ namespace {
 
 using test::Random;
 using namespace test::lcp;
+using test::expectErrorNaming;
 
 // The tolerance the tests state for every answer: the solver's default residual tolerance.
 constexpr double kTolerance = 1e-9;

@@ -12,6 +12,7 @@ namespace {
 
 using test::Random;
 using namespace test::lcp;
+using test::expectErrorNaming;
 
 const Eigen::VectorXd zeros(Eigen::Index n) {
   return Eigen::VectorXd::Zero(n);

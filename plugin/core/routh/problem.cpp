@@ -1,0 +1,123 @@
+#include "carom/core/routh/problem.h"
+
+#include <cmath>
+#include <string>
+
+#include "carom/error.h"
+
+namespace carom::core::routh {
+namespace {
+
+void requireFinite(const Eigen::MatrixXd& A, const char* name) {
+  if (!A.allFinite()) throw Error(std::string(name) + " has a non-finite entry");
+}
+
+void requireShape(const Eigen::MatrixXd& A, Eigen::Index rows, Eigen::Index cols,
+                  const char* name) {
+  if (A.rows() != rows || A.cols() != cols) {
+    throw Error(std::string(name) + " must be " + std::to_string(rows) + "×" +
+                std::to_string(cols) + ", got " + std::to_string(A.rows()) + "×" +
+                std::to_string(A.cols()));
+  }
+}
+
+// Checks M, J_n and μ, the inputs both contact kinds share.
+void checkCommon(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn, const Eigen::VectorXd& mu) {
+  if (M.rows() == 0) throw Error("massMatrix must not be empty");
+  requireShape(M, M.rows(), M.rows(), "massMatrix");
+  requireFinite(M, "massMatrix");
+  if (Jn.rows() == 0) throw Error("normalJacobian needs at least one contact row");
+  requireShape(Jn, Jn.rows(), M.rows(), "normalJacobian");
+  requireFinite(Jn, "normalJacobian");
+  requireShape(mu, Jn.rows(), 1, "friction");
+  if (!mu.allFinite() || (mu.array() < 0.0).any()) {
+    throw Error("friction coefficients must be finite and non-negative");
+  }
+}
+
+}  // namespace
+
+ImpactProblem ImpactProblem::planar(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn,
+                                    const Eigen::MatrixXd& Jt, const Eigen::VectorXd& mu) {
+  checkCommon(M, Jn, mu);
+  requireShape(Jt, Jn.rows(), M.cols(), "tangentJacobian");
+  requireFinite(Jt, "tangentJacobian");
+  Eigen::MatrixXd JD(2 * Jn.rows(), M.cols());
+  for (Eigen::Index i = 0; i < Jn.rows(); ++i) {
+    JD.row(2 * i) = Jt.row(i);
+    JD.row(2 * i + 1) = -Jt.row(i);
+  }
+  return ImpactProblem(M, Jn, Jt, JD, mu, 2);
+}
+
+ImpactProblem ImpactProblem::spatial(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn,
+                                     const Eigen::MatrixXd& Jt, const Eigen::VectorXd& mu,
+                                     int directions) {
+  checkCommon(M, Jn, mu);
+  requireShape(Jt, 2 * Jn.rows(), M.cols(), "tangentJacobian");
+  requireFinite(Jt, "tangentJacobian");
+  // Fewer than 4 directions cannot resist a tangential push in every direction of the plane.
+  if (directions < 4) throw Error("directions must be at least 4 in 3D");
+  const Eigen::Index k = directions;
+  Eigen::MatrixXd D(2, k);  // D = [d_1 … d_k], unit vectors (§1.3)
+  for (Eigen::Index j = 0; j < k; ++j) {
+    const double angle = 2.0 * EIGEN_PI * static_cast<double>(j) / static_cast<double>(k);
+    D.col(j) << std::cos(angle), std::sin(angle);
+  }
+  Eigen::MatrixXd JD(k * Jn.rows(), M.cols());
+  for (Eigen::Index i = 0; i < Jn.rows(); ++i)
+    JD.middleRows(k * i, k) = D.transpose() * Jt.middleRows(2 * i, 2);
+  return ImpactProblem(M, Jn, Jt, JD, mu, k);
+}
+
+ImpactProblem::ImpactProblem(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn,
+                             const Eigen::MatrixXd& Jt, const Eigen::MatrixXd& JD,
+                             const Eigen::VectorXd& mu, Eigen::Index k)
+    : M_(M), Jn_(Jn), Jt_(Jt), JD_(JD), mu_(mu), k_(k), llt_(M) {
+  if (llt_.info() != Eigen::Success || !M.isApprox(M.transpose(), 1e-12)) {
+    throw Error("massMatrix must be symmetric positive definite");
+  }
+  const Eigen::Index m = contacts(), nD = frictionRows();
+  Eigen::MatrixXd Jbar(m + nD, dofs());
+  Jbar << Jn_, JD_;
+  MinvJbarT_ = llt_.solve(Jbar.transpose());
+  // (75b) with the transposes restored (digest §10), blocks [β | λ_n | λ_D | γ].
+  W_ = Eigen::MatrixXd::Zero(3 * m + nD, 3 * m + nD);
+  W_.block(0, m, m, m) = -Eigen::MatrixXd::Identity(m, m);
+  W_.block(m, 0, m, m) = Eigen::MatrixXd::Identity(m, m);
+  W_.block(m, m, m + nD, m + nD) = Jbar * MinvJbarT_;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    W_.block(2 * m + k * i, 2 * m + nD + i, k, 1).setOnes();          // E
+    W_.block(2 * m + nD + i, 2 * m + k * i, 1, k).setConstant(-1.0);  // −Eᵀ
+    W_(2 * m + nD + i, m + i) = mu_(i);                               // μ
+  }
+}
+
+Eigen::VectorXd ImpactProblem::velocityChange(const Eigen::VectorXd& lambdaN,
+                                              const Eigen::VectorXd& lambdaD) const {
+  return MinvJbarT_.leftCols(contacts()) * lambdaN + MinvJbarT_.rightCols(frictionRows()) * lambdaD;
+}
+
+Eigen::VectorXd ImpactProblem::generalizedImpulse(const Eigen::VectorXd& lambdaN,
+                                                  const Eigen::VectorXd& lambdaD) const {
+  return Jn_.transpose() * lambdaN + JD_.transpose() * lambdaD;
+}
+
+double ImpactProblem::kineticEnergy(const Eigen::VectorXd& v) const {
+  return 0.5 * v.dot(M_ * v);
+}
+
+double ImpactProblem::algorithm2Psi() const {
+  const double sigmaMax = Eigen::JacobiSVD<Eigen::MatrixXd>(MinvJbarT_).singularValues()(0);
+  return sigmaMax * static_cast<double>(contacts()) * (1.0 + mu_.maxCoeff()) + 1.0;
+}
+
+void ImpactProblem::checkVelocity(const Eigen::VectorXd& v, const char* name) const {
+  if (v.size() != dofs()) {
+    throw Error(std::string(name) + " must have " + std::to_string(dofs()) + " entries, got " +
+                std::to_string(v.size()));
+  }
+  if (!v.allFinite()) throw Error(std::string(name) + " has a non-finite entry");
+}
+
+}  // namespace carom::core::routh

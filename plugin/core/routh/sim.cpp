@@ -1,0 +1,56 @@
+#include "carom/core/routh/sim.h"
+
+#include "carom/core/routh/seeding.h"
+#include "carom/error.h"
+
+namespace carom::core::routh {
+
+const char* toString(SimStatus status) {
+  switch (status) {
+    case SimStatus::kTerminated:
+      return "terminated";
+    case SimStatus::kStepLimit:
+      return "step limit";
+    case SimStatus::kStepFailed:
+      return "step failed";
+  }
+  return "unknown";
+}
+
+bool approaching(const ImpactProblem& problem, const Eigen::VectorXd& v, double tolerance) {
+  return (problem.normalJacobian() * v).minCoeff() < -tolerance;
+}
+
+ImpactOutcome simulate(const ImpactProblem& problem, const Eigen::VectorXd& vMinus,
+                       CapSchedule& schedule, std::uint64_t seed, const SimOptions& options) {
+  problem.checkVelocity(vMinus, "velocity");
+  if (options.maxSteps < 1) throw Error("maxSteps must be at least 1");
+  if (!(options.terminationTolerance >= 0.0)) throw Error("terminationTolerance must be ≥ 0");
+  ImpactOutcome outcome;
+  outcome.v = vMinus;
+  outcome.impulseN = Eigen::VectorXd::Zero(problem.contacts());
+  outcome.impulseD = Eigen::VectorXd::Zero(problem.frictionRows());
+  while (approaching(problem, outcome.v, options.terminationTolerance)) {
+    if (outcome.steps == options.maxSteps) {
+      outcome.status = SimStatus::kStepLimit;
+      outcome.message = "still approaching after " + std::to_string(outcome.steps) + " steps";
+      return outcome;
+    }
+    const Eigen::VectorXd caps = schedule.caps(outcome.steps, problem.normalJacobian() * outcome.v);
+    const StepResult step =
+        solveStep(problem, outcome.v, caps,
+                  mixSeed(seed, static_cast<std::uint64_t>(outcome.steps)), options.step);
+    if (!step.solved()) {
+      outcome.status = SimStatus::kStepFailed;
+      outcome.message = "step " + std::to_string(outcome.steps) + ": " + step.message;
+      return outcome;
+    }
+    outcome.v = step.v;
+    outcome.impulseN += step.lambdaN;
+    outcome.impulseD += step.lambdaD;
+    ++outcome.steps;
+  }
+  return outcome;
+}
+
+}  // namespace carom::core::routh

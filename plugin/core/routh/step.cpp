@@ -1,0 +1,103 @@
+#include "carom/core/routh/step.h"
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "carom/core/lcp/lemke.h"
+#include "carom/core/routh/seeding.h"
+#include "carom/error.h"
+
+namespace carom::core::routh {
+namespace {
+
+void checkInputs(const ImpactProblem& problem, const Eigen::VectorXd& v,
+                 const Eigen::VectorXd& caps, const StepOptions& options) {
+  problem.checkVelocity(v, "velocity");
+  if (caps.size() != problem.contacts()) {
+    throw Error("caps must have one entry per contact (" + std::to_string(problem.contacts()) +
+                "), got " + std::to_string(caps.size()));
+  }
+  if (caps.hasNaN() || (caps.array() < 0.0).any()) throw Error("caps must be ≥ 0 (may be +∞)");
+  if (options.maxAttempts < 1) throw Error("maxAttempts must be at least 1");
+}
+
+// The LCP (75) restricted to the finitely capped β's: W and w over `keep`, which lists the β
+// indices of finite caps followed by every λ_n, λ_D, γ index.
+struct StepLcp {
+  Eigen::MatrixXd W;
+  Eigen::VectorXd w;
+  Eigen::Index betas = 0;  // number of β variables kept
+};
+
+StepLcp buildLcp(const ImpactProblem& problem, const Eigen::VectorXd& v,
+                 const Eigen::VectorXd& caps) {
+  const Eigen::Index m = problem.contacts(), nD = problem.frictionRows();
+  const Eigen::Index n = problem.stepMatrix().rows();
+  Eigen::VectorXd wFull(n);
+  wFull << caps, problem.normalJacobian() * v, problem.directionJacobian() * v,
+      Eigen::VectorXd::Zero(m);
+  StepLcp lcp;
+  if (caps.allFinite()) {
+    lcp.W = problem.stepMatrix();
+    lcp.w = wFull;
+    lcp.betas = m;
+    return lcp;
+  }
+  std::vector<Eigen::Index> keep;
+  for (Eigen::Index i = 0; i < m; ++i)
+    if (std::isfinite(caps(i))) keep.push_back(i);
+  lcp.betas = static_cast<Eigen::Index>(keep.size());
+  for (Eigen::Index i = m; i < 3 * m + nD; ++i)
+    keep.push_back(i);
+  lcp.W = problem.stepMatrix()(keep, keep);
+  lcp.w = wFull(keep);
+  return lcp;
+}
+
+}  // namespace
+
+StepResult solveStep(const ImpactProblem& problem, const Eigen::VectorXd& v,
+                     const Eigen::VectorXd& caps, std::uint64_t seed, const StepOptions& options) {
+  checkInputs(problem, v, caps, options);
+  const Eigen::Index m = problem.contacts(), nD = problem.frictionRows();
+  const StepLcp lcp = buildLcp(problem, v, caps);
+  const double energyBound = problem.kineticEnergy(v) * (1.0 + options.energyTolerance);
+  StepResult step;
+  step.v = v;
+  lcp::LemkeOptions lemke;
+  lemke.residualTolerance = options.residualTolerance;
+  for (step.attempts = 1; step.attempts <= options.maxAttempts; ++step.attempts) {
+    const bool plain = step.attempts == 1 && !options.randomCovering;
+    lemke.coveringVector =
+        plain ? Eigen::VectorXd()
+              : lcp::randomCoveringVector(lcp.w.size(), mixSeed(seed, step.attempts));
+    const lcp::LcpResult result = lcp::solveLemke(lcp.W, lcp.w, lemke);
+    step.status = result.status;
+    if (!result.solved()) {
+      step.message += "attempt " + std::to_string(step.attempts) + ": " + result.message + "; ";
+      continue;
+    }
+    const Eigen::VectorXd lambdaN = result.z.segment(lcp.betas, m);
+    const Eigen::VectorXd lambdaD = result.z.segment(lcp.betas + m, nD);
+    const Eigen::VectorXd next = v + problem.velocityChange(lambdaN, lambdaD);
+    if (problem.kineticEnergy(next) > energyBound) {  // Theorem 7 violated: round-off
+      step.status = lcp::LcpStatus::kResidualCheckFailed;
+      step.message += "attempt " + std::to_string(step.attempts) + ": kinetic energy rose; ";
+      continue;
+    }
+    step.v = next;
+    step.lambdaN = lambdaN;
+    step.lambdaD = lambdaD;
+    step.residual = result.residual;
+    step.message.clear();
+    return step;
+  }
+  step.attempts = options.maxAttempts;
+  step.lambdaN = Eigen::VectorXd::Zero(m);
+  step.lambdaD = Eigen::VectorXd::Zero(nD);
+  step.message = "step LCP (75) unsolved: " + step.message;
+  return step;
+}
+
+}  // namespace carom::core::routh
