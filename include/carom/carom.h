@@ -4,6 +4,7 @@
 #include "carom/error.h"
 #include "carom/version.h"
 
+#include "carom/bullet/config.h"
 #include "carom/bullet/ellipsoid_shape.h"
 #include "carom/bullet/gap.h"
 
