@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <btBulletCollisionCommon.h>
+
 #include <BulletCollision/CollisionShapes/btCollisionMargin.h>
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
 
@@ -106,6 +108,39 @@ TEST(EllipsoidShape, GapToAPlaneIsTheCoreAnalyticGapAtRandomPoses) {
     EXPECT_LE((toEigen(g.normal) - n).norm(), 1e-15);
     EXPECT_LE((toEigen(g.pointOnA) - (x + R * expected.contactPoint)).norm(), 1e-14);
   }
+}
+
+// A real Bullet shape: Bullet's own narrowphase (convex–plane algorithm) finds the contact of an
+// ellipsoid resting slightly inside a plane at the analytic depth.
+TEST(EllipsoidShape, CollidesInABulletCollisionWorld) {
+  // Shapes and objects outlive the world, which touches them when it is destroyed.
+  EllipsoidShape shape(kSemiAxes);
+  btStaticPlaneShape groundShape(btVector3(0, 0, 1), 0.0);
+  btCollisionObject ellipsoid, ground;
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher(&configuration);
+  btDbvtBroadphase broadphase;
+  btCollisionWorld world(&dispatcher, &broadphase, &configuration);
+  const core::Ellipsoid analytic(toEigen(kSemiAxes));
+  test::Random random(15);
+  const core::Mat3 R = random.rotation();
+  core::Vec3 x(0.1, -0.2, 0.0);
+  x.z() = -1e-3 - analytic.gap(core::Plane(core::Vec3::UnitZ()), x, R).phi;
+  ellipsoid.setCollisionShape(&shape);
+  ellipsoid.setWorldTransform(toBt(R, x));
+  ground.setCollisionShape(&groundShape);
+  world.addCollisionObject(&ellipsoid);
+  world.addCollisionObject(&ground);
+  world.performDiscreteCollisionDetection();
+
+  ASSERT_EQ(dispatcher.getNumManifolds(), 1);
+  const btPersistentManifold& manifold = *dispatcher.getManifoldByIndexInternal(0);
+  ASSERT_GE(manifold.getNumContacts(), 1);
+  btScalar deepest = BT_LARGE_FLOAT;
+  for (int i = 0; i < manifold.getNumContacts(); ++i) {
+    deepest = btMin(deepest, manifold.getContactPoint(i).getDistance());
+  }
+  EXPECT_NEAR(deepest, -1e-3, 1e-12);
 }
 
 TEST(EllipsoidShape, RefusesSemiAxesThatAreNotFiniteAndPositive) {
