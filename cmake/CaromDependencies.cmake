@@ -5,6 +5,8 @@
 # surprise. Debian ships the double build as the pkg-config module `bullet-float64`.
 
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+# toml++ (Debian libtomlplusplus-dev) parses carom::Config; its package ships a CMake config.
+find_package(tomlplusplus 3 CONFIG REQUIRED)
 find_package(PkgConfig REQUIRED)
 if(NOT TARGET PkgConfig::CAROM_BULLET)
   pkg_check_modules(CAROM_BULLET REQUIRED IMPORTED_TARGET GLOBAL bullet-float64)

@@ -6,7 +6,7 @@ include(CMakePackageConfigHelpers)
 
 set(CAROM_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/carom")
 
-install(TARGETS carom_core carom EXPORT caromTargets
+install(TARGETS carom_core carom_bullet EXPORT caromTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -4,6 +4,10 @@
 #include "carom/error.h"
 #include "carom/version.h"
 
+#include "carom/bullet/config.h"
+#include "carom/bullet/ellipsoid_shape.h"
+#include "carom/bullet/gap.h"
+
 #include "carom/core/body.h"
 #include "carom/core/collision_integrator.h"
 #include "carom/core/event.h"

@@ -1,0 +1,103 @@
+// carom::Config: the solver flag, the simultaneous-impact model and the materials of a world
+// (INTERFACES.md §2), read from TOML or set in C++, with the environment overrides CAROM_CONFIG
+// and CAROM_SOLVER.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace carom {
+
+// What steps the world (`solver.kind`).
+enum class SolverKind {
+  bullet,       // stock Bullet, unchanged
+  lcp,          // carom::ImpactSolver: carom's impact laws and contact LCP, Bullet integrates
+  variational,  // LGVI flow, impacts located and resolved at their instant
+};
+
+// How an impact with several contacts at once is resolved (`solver.simultaneous`).
+enum class SimultaneousModel {
+  routh,         // Halm–Posa: Routh's model extended to many contacts
+  simultaneous,  // Anitescu–Potra: one LCP for all contacts
+  sequential,    // one contact after the other
+};
+
+// The single-contact impact law of a material (`impact`).
+enum class ImpactLaw {
+  strict,   // Cox–Feres–Ward strict collision map: elastic, energy and momentum exact
+  stronge,  // Jia–Wang frictional impact with Stronge's energetic restitution
+  newton,   // Newton's kinematic restitution
+  poisson,  // Poisson's kinetic restitution
+};
+
+const char* toString(SolverKind kind);
+const char* toString(SimultaneousModel model);
+const char* toString(ImpactLaw law);
+
+struct SolverSettings {
+  SolverKind kind = SolverKind::variational;  // carom's own step unless told otherwise
+  SimultaneousModel simultaneous = SimultaneousModel::routh;
+  // Seeds every randomized choice: the same seed gives the same trajectory, bit for bit.
+  std::uint64_t seed = 1;
+  // Impact events resolved in one step before the step refuses to go on (a Zeno guard); ≥ 1.
+  int maxEventsPerStep = 64;
+};
+
+// The defaults are [material.default] of INTERFACES.md §2: an elastic, frictionless, smooth
+// contact resolved by Stronge's law.
+struct Material {
+  ImpactLaw impact = ImpactLaw::stronge;
+  double restitution = 1.0;  // e (dimensionless) in [0, 1]: Stronge's energetic coefficient, or
+                             // the kinematic/kinetic one of Newton/Poisson
+  double friction = 0.0;     // Coulomb μ (dimensionless), finite and ≥ 0
+  int roughness = 0;         // strict maps: 0 smooth (specular), 1 rough across one tangent,
+                             // 2 fully rough
+};
+
+class Config {
+ public:
+  // The defaults: the solver settings above and the one material "default".
+  Config();
+
+  // Parses a TOML config. `source` names the text in error messages (a file path, or "<string>").
+  // Throws carom::Error "SOURCE:LINE: KEY: problem" for malformed TOML, an unknown key, a value of
+  // the wrong type or out of range, or a pair that names an undefined material. Keys left out keep
+  // their defaults; a material's left-out keys take [material.default]'s values; a pair table's
+  // left-out keys follow the combination rule of material().
+  static Config parse(std::string_view text, std::string_view source = "<string>");
+  // parse() on a file's contents; throws carom::Error when the file cannot be read.
+  static Config fromFile(const std::string& path);
+  // `config` with the environment applied: CAROM_CONFIG=path replaces it with that file's config,
+  // then CAROM_SOLVER=bullet|lcp|variational sets solver.kind. A variable that is set must be
+  // valid (an empty one too): carom::Error names the variable.
+  static Config withEnvironment(Config config);
+
+  SolverSettings solver;
+
+  // Defines or replaces a material; throws carom::Error naming the key for an empty name or a value
+  // out of range, leaving the config unchanged.
+  void setMaterial(const std::string& name, const Material& material);
+  // Throws carom::Error for an undefined name.
+  const Material& material(const std::string& name) const;
+  const std::map<std::string, Material>& materials() const { return materials_; }
+
+  // Sets the explicit table of a pair of two different defined materials (order-free); throws
+  // carom::Error otherwise or for a value out of range, leaving the config unchanged.
+  void setPair(const std::string& first, const std::string& second, const Material& material);
+  // The material two bodies use. The same material: its values exactly. Two different ones: their
+  // pair table if there is one; else restitution the larger, friction the geometric mean,
+  // roughness the smaller, and the impact law they share. Throws carom::Error naming both
+  // materials when their laws differ and no pair table decides, or for an undefined name.
+  Material material(const std::string& first, const std::string& second) const;
+
+ private:
+  static std::pair<std::string, std::string> pairKey(const std::string& a, const std::string& b);
+
+  std::map<std::string, Material> materials_;
+  std::map<std::pair<std::string, std::string>, Material> pairs_;
+};
+
+}  // namespace carom

@@ -1,0 +1,37 @@
+// The signed gap between two Bullet shapes at arbitrary (trial) transforms: what the variational
+// step evaluates while it locates an impact inside a step (ARCHITECTURE.md, "One step", stage 4).
+#pragma once
+
+#include "carom/bullet/precision.h"
+
+#include <BulletCollision/CollisionShapes/btCollisionShape.h>
+#include <LinearMath/btTransform.h>
+
+namespace carom {
+
+// The closest (separated) or deepest (overlapping) pair of points of two shapes, in Bullet's
+// contact convention: pointOnA = pointOnB + normal · distance.
+struct Gap {
+  btScalar distance = 0;        // signed (m): > 0 separated, 0 touching, < 0 overlap depth
+  btVector3 normal{0, 0, 1};    // unit, world frame, from B towards A (Bullet's normalOnB)
+  btVector3 pointOnA{0, 0, 0};  // witness point on A's surface, world frame (m)
+  btVector3 pointOnB{0, 0, 0};  // witness point on B's surface, world frame (m)
+  int childA = -1;              // the compound child of A that realises the gap, -1 otherwise
+  int childB = -1;              // the same for B
+};
+
+// The signed gap between shape a at transform ta and shape b at transform tb.
+//
+// Convex pairs go through btGjkPairDetector with a btVoronoiSimplexSolver and a
+// btGjkEpaPenetrationDepthSolver; collision margins count as part of the shape, as in Bullet's own
+// narrowphase (a sphere is its radius; a box's margin rounds its edges there). A btStaticPlaneShape
+// against a convex shape is exact: the support point of the convex shape along the plane's inward
+// normal (margin included, as in btConvexPlaneCollisionAlgorithm). A btCompoundShape is the union
+// of its children: the gap is the smallest over child pairs, each child at its world transform.
+//
+// Throws carom::Error, naming the shapes, for a pair without a gap: two planes, an empty compound,
+// or a shape that is neither convex, plane nor compound (triangle meshes, heightfields).
+Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape& b,
+        const btTransform& tb);
+
+}  // namespace carom

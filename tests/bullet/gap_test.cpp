@@ -1,0 +1,202 @@
+#include "carom/bullet/gap.h"
+
+#include <gtest/gtest.h>
+
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/CollisionShapes/btCapsuleShape.h>
+#include <BulletCollision/CollisionShapes/btCompoundShape.h>
+#include <BulletCollision/CollisionShapes/btEmptyShape.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
+
+#include <cmath>
+
+#include "bullet/bt_eigen.h"
+#include "carom/bullet/ellipsoid_shape.h"
+#include "carom/core/sdf.h"
+#include "carom/error.h"
+#include "support/random.h"
+
+namespace carom {
+namespace {
+
+using core::Mat3;
+using core::Vec3;
+using test::toBt;
+using test::toEigen;
+
+// Gaps across the contact: clear, just clear, touching, just overlapping, overlapping (m).
+constexpr double kGaps[] = {0.3, 1e-6, 0.0, -1e-6, -0.05};
+
+// Every gap: a unit normal and witness points that satisfy Bullet's convention.
+void expectConsistent(const Gap& g) {
+  EXPECT_NEAR(g.normal.length(), 1.0, 1e-14);
+  EXPECT_LE((g.pointOnA - (g.pointOnB + g.normal * g.distance)).length(), 1e-13);
+}
+
+// Two spheres: GJK on two points with the radii as margins.
+TEST(Gap, SphereSphereIsCentreDistanceMinusRadii) {
+  const btSphereShape a(0.3), b(0.5);
+  test::Random random(21);
+  for (const double expected : kGaps) {
+    for (int i = 0; i < 20; ++i) {
+      const Vec3 xB = random.vector(2.0);
+      const Vec3 u = random.unitVector();
+      const Vec3 xA = xB + (0.8 + expected) * u;
+      const Gap g = gap(a, toBt(random.rotation(), xA), b, toBt(random.rotation(), xB));
+      expectConsistent(g);
+      EXPECT_NEAR(g.distance, expected, 1e-12);
+      EXPECT_LE((toEigen(g.normal) - u).norm(), 1e-13);
+      EXPECT_LE((toEigen(g.pointOnB) - (xB + 0.5 * u)).norm(), 1e-13);
+      EXPECT_LE((toEigen(g.pointOnA) - (xA - 0.3 * u)).norm(), 1e-13);
+    }
+  }
+}
+
+// A box above a tilted, shifted plane: its lowest corner decides, h = n·x − Σ|n·Reᵢ| hᵢ − c.
+TEST(Gap, BoxPlaneIsTheLowestCornerInBothOrders) {
+  const Vec3 half(0.2, 0.3, 0.4);
+  const btBoxShape box(toBt(half));
+  test::Random random(22);
+  for (const double expected : kGaps) {
+    for (int i = 0; i < 20; ++i) {
+      const Vec3 n = random.unitVector();
+      const double c = random.uniform(-1.0, 1.0);
+      const btStaticPlaneShape plane(toBt(n), c);
+      const Mat3 R = random.rotation();
+      double depth = 0;
+      for (int k = 0; k < 3; ++k)
+        depth += std::abs(n.dot(R.col(k))) * half(k);
+      const Vec3 x = random.vector(1.0);
+      const Vec3 xOnPlane = x + (c + depth + expected - n.dot(x)) * n;
+      // The plane's own transform moves it too: put it somewhere else and compensate.
+      const Mat3 Rp = random.rotation();
+      const Vec3 xp = random.vector(1.0);
+      const btTransform tp = toBt(Rp, xp);
+      const btStaticPlaneShape moved(toBt(Vec3(Rp.transpose() * n)), c - n.dot(xp));
+
+      for (const auto& [shape, transform] :
+           {std::pair{&plane, btTransform::getIdentity()}, std::pair{&moved, tp}}) {
+        const Gap g = gap(box, toBt(R, xOnPlane), *shape, transform);
+        expectConsistent(g);
+        EXPECT_NEAR(g.distance, expected, 1e-13);
+        EXPECT_LE((toEigen(g.normal) - n).norm(), 1e-14);
+        const Gap r = gap(*shape, transform, box, toBt(R, xOnPlane));
+        expectConsistent(r);
+        EXPECT_NEAR(r.distance, expected, 1e-13);
+        EXPECT_LE((toEigen(r.normal) + n).norm(), 1e-14);
+        EXPECT_LE((r.pointOnB - g.pointOnA).length(), 1e-14);
+      }
+    }
+  }
+}
+
+// A capsule (axis along local y): h = n·x − |n·R e_y| half-height − radius.
+TEST(Gap, CapsulePlaneIsTheLowerCapMinusTheRadius) {
+  const double radius = 0.15, halfHeight = 0.4;
+  const btCapsuleShape capsule(radius, 2 * halfHeight);
+  const btStaticPlaneShape plane(btVector3(0, 0, 1), 0.0);
+  test::Random random(23);
+  for (const double expected : kGaps) {
+    for (int i = 0; i < 20; ++i) {
+      const Mat3 R = random.rotation();
+      const Vec3 axis = R.col(1);
+      Vec3 x = random.vector(1.0);
+      x.z() = std::abs(axis.z()) * halfHeight + radius + expected;
+      const Gap g = gap(capsule, toBt(R, x), plane, btTransform::getIdentity());
+      expectConsistent(g);
+      EXPECT_NEAR(g.distance, expected, 1e-14);
+      const Vec3 lowCap = x - (axis.z() > 0 ? 1.0 : -1.0) * halfHeight * axis;
+      EXPECT_LE((toEigen(g.pointOnA) - (lowCap - radius * Vec3::UnitZ())).norm(), 1e-13);
+    }
+  }
+}
+
+// A sphere over a box face, through GJK (separated and inside the margins) and EPA (deeper than
+// the sum of the margins, where the cores overlap). Measured: 1e-16 through GJK, 5e-13 through EPA.
+TEST(Gap, SphereOverABoxFaceThroughGjkAndEpa) {
+  const btBoxShape box(btVector3(1.0, 1.0, 0.5));
+  const btSphereShape ball(0.1);
+  test::Random random(24);
+  for (const double expected : {0.3, 1e-6, 0.0, -1e-6, -0.05, -0.12, -0.3}) {
+    for (int i = 0; i < 20; ++i) {
+      const Vec3 x(random.uniform(-0.5, 0.5), random.uniform(-0.5, 0.5), 0.6 + expected);
+      const Gap g = gap(ball, toBt(random.rotation(), x), box, btTransform::getIdentity());
+      expectConsistent(g);
+      EXPECT_NEAR(g.distance, expected, 1e-12) << "gap " << expected;
+      EXPECT_LE((toEigen(g.normal) - Vec3::UnitZ()).norm(), 1e-12) << "gap " << expected;
+    }
+  }
+}
+
+// carom::EllipsoidShape through GJK/EPA against a box top face, checked against the core's
+// analytic ellipsoid–plane gap at random attitudes. GJK stops on a relative tolerance: measured
+// 7e-11 in distance and 1e-5 in the witness point (the witness on a curved surface moves with the
+// square root of the distance error); EPA, deeper than the margins, 6e-13.
+TEST(Gap, EllipsoidOnABoxFaceMatchesTheAnalyticGap) {
+  const Vec3 semiAxes(0.3, 0.5, 0.8);
+  const EllipsoidShape ellipsoid(toBt(semiAxes));
+  const core::Ellipsoid analytic(semiAxes);
+  const btBoxShape slab(btVector3(5.0, 5.0, 0.5));  // top face z = 0 after the shift below
+  const btTransform slabPose(btMatrix3x3::getIdentity(), btVector3(0, 0, -0.5));
+  const core::Plane top(Vec3::UnitZ(), 0.0);
+  test::Random random(25);
+  for (const double expected : {0.3, 1e-6, 0.0, -1e-6, -0.05, -0.12, -0.3}) {
+    for (int i = 0; i < 20; ++i) {
+      const Mat3 R = random.rotation();
+      Vec3 x(random.uniform(-0.5, 0.5), random.uniform(-0.5, 0.5), 0.0);
+      x.z() = expected - analytic.gap(top, x, R).phi;
+      const Gap g = gap(ellipsoid, toBt(R, x), slab, slabPose);
+      expectConsistent(g);
+      EXPECT_NEAR(g.distance, expected, 2e-10) << "gap " << expected;
+      EXPECT_LE((toEigen(g.normal) - Vec3::UnitZ()).norm(), 1e-10) << "gap " << expected;
+      const Vec3 contact = x + R * analytic.gap(top, x, R).contactPoint;
+      EXPECT_LE((toEigen(g.pointOnA) - contact).norm(), 3e-5) << "gap " << expected;
+    }
+  }
+}
+
+// A compound is the union of its children, each at its world pose; the nearer child decides and is
+// named, whichever side of the pair the compound is on.
+TEST(Gap, CompoundIsItsNearestChild) {
+  btSphereShape small(0.1), large(0.2);
+  btCompoundShape dumbbell;
+  dumbbell.addChildShape(btTransform(btMatrix3x3::getIdentity(), btVector3(-0.5, 0, 0)), &small);
+  dumbbell.addChildShape(btTransform(btMatrix3x3::getIdentity(), btVector3(0.5, 0, 0)), &large);
+  const btStaticPlaneShape ground(btVector3(0, 0, 1), 0.0);
+  const btSphereShape ball(0.1);
+  // Tilted by 30° about y: the large end dips to z = 1 − 0.25 − 0.2, the small end stays higher.
+  const btTransform pose(btQuaternion(btVector3(0, 1, 0), M_PI / 6), btVector3(0, 0, 1));
+
+  const Gap onGround = gap(dumbbell, pose, ground, btTransform::getIdentity());
+  EXPECT_NEAR(onGround.distance, 1.0 - 0.5 * std::sin(M_PI / 6) - 0.2, 1e-14);
+  EXPECT_EQ(onGround.childA, 1);
+  EXPECT_EQ(onGround.childB, -1);
+
+  const btVector3 smallCentre = pose * btVector3(-0.5, 0, 0);
+  const btTransform ballPose(btMatrix3x3::getIdentity(), smallCentre + btVector3(0, 0.5, 0));
+  const Gap g = gap(ball, ballPose, dumbbell, pose);
+  EXPECT_NEAR(g.distance, 0.5 - 0.2, 1e-12);
+  EXPECT_EQ(g.childA, -1);
+  EXPECT_EQ(g.childB, 0);
+  EXPECT_LE((g.normal - btVector3(0, 1, 0)).length(), 1e-9);
+  const Gap r = gap(dumbbell, pose, ball, ballPose);
+  EXPECT_EQ(r.childA, 0);
+  EXPECT_LE((r.normal + g.normal).length(), 1e-15);
+}
+
+TEST(Gap, RefusesPairsWithoutAGap) {
+  const btStaticPlaneShape ground(btVector3(0, 0, 1), 0.0);
+  const btSphereShape ball(0.1);
+  const btCompoundShape empty;
+  const btEmptyShape nothing;
+  const btTransform id = btTransform::getIdentity();
+  EXPECT_THROW(gap(ground, id, ground, id), Error);
+  EXPECT_THROW(gap(empty, id, ball, id), Error);
+  EXPECT_THROW(gap(ball, id, empty, id), Error);
+  EXPECT_THROW(gap(nothing, id, ball, id), Error);
+  EXPECT_THROW(gap(ball, id, nothing, id), Error);
+}
+
+}  // namespace
+}  // namespace carom
