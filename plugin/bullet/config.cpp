@@ -17,20 +17,17 @@ const char* toString(SolverKind kind) {
 const char* toString(SimultaneousModel model) {
   return nameOf(kSimultaneousModels, model);
 }
-const char* toString(ImpactLaw law) {
-  return nameOf(kImpactLaws, law);
-}
 
 namespace {
 
-void check(const std::string& key, const std::string& problem) {
-  if (!problem.empty()) throw Error(key + ": " + problem);
-}
-
-void checkMaterial(const std::string& key, const Material& m) {
-  check(key + ".restitution", restitutionProblem(m.restitution));
-  check(key + ".friction", frictionProblem(m.friction));
-  check(key + ".roughness", roughnessProblem(m.roughness));
+// Runs a core validation and re-throws its error under the config key `key`.
+template <class Check>
+void underKey(const std::string& key, Check check) {
+  try {
+    check();
+  } catch (const Error& e) {
+    throw Error(key + ": " + withoutPrefix(e));
+  }
 }
 
 }  // namespace
@@ -41,8 +38,10 @@ Config::Config() {
 
 void Config::setMaterial(const std::string& name, const Material& material) {
   if (name.empty()) throw Error("material: a material needs a non-empty name");
-  checkMaterial("material." + name, material);
-  materials_[name] = material;
+  Material named = material;
+  named.name = name;
+  underKey("material." + name, [&] { core::impact::validateMaterial(named); });
+  materials_[name] = named;
 }
 
 const Material& Config::material(const std::string& name) const {
@@ -51,39 +50,19 @@ const Material& Config::material(const std::string& name) const {
   return found->second;
 }
 
-std::pair<std::string, std::string> Config::pairKey(const std::string& a, const std::string& b) {
-  return a < b ? std::pair{a, b} : std::pair{b, a};
-}
-
 void Config::setPair(const std::string& first, const std::string& second,
                      const Material& material) {
   const std::string key = "pair." + first + "." + second;
-  if (first == second) {
-    throw Error(key + ": a material meets itself with its own values; set material." + first +
-                " instead");
-  }
   for (const auto& name : {first, second}) {
     if (materials_.count(name) == 0) {
       throw Error(key + ": material \"" + name + "\" is not defined");
     }
   }
-  checkMaterial(key, material);
-  pairs_[pairKey(first, second)] = material;
+  underKey(key, [&] { pairs_.set(first, second, material); });
 }
 
 Material Config::material(const std::string& first, const std::string& second) const {
-  const Material& a = material(first);
-  const Material& b = material(second);
-  if (first == second) return a;
-  const auto pair = pairs_.find(pairKey(first, second));
-  if (pair != pairs_.end()) return pair->second;
-  if (a.impact != b.impact) {
-    throw Error("materials \"" + first + "\" (impact = \"" + toString(a.impact) + "\") and \"" +
-                second + "\" (impact = \"" + toString(b.impact) +
-                "\") name different impact laws and no [pair." + first + "." + second +
-                "] table decides");
-  }
-  return combined(a, b);
+  return core::impact::combineMaterials(material(first), material(second), pairs_);
 }
 
 Config Config::fromFile(const std::string& path) {
@@ -100,8 +79,7 @@ Config Config::withEnvironment(Config config) {
       config = fromFile(path);
     } catch (const Error& e) {
       // Re-thrown with the variable's name in front of the file's own "path:line: key" message.
-      const std::size_t prefix = std::string(Error("").what()).size();
-      throw Error(std::string("CAROM_CONFIG=") + path + ": " + (e.what() + prefix));
+      throw Error(std::string("CAROM_CONFIG=") + path + ": " + withoutPrefix(e));
     }
   }
   if (const char* kind = std::getenv("CAROM_SOLVER")) {

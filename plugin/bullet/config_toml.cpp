@@ -2,6 +2,7 @@
 // is read, so an error names its key and line.
 #include <toml++/toml.h>
 
+#include <climits>
 #include <string>
 
 #include "carom/bullet/config.h"
@@ -23,6 +24,11 @@ class Reader {
                          const std::string& problem) const {
     throw Error(std::string(source_) + ":" + std::to_string(where.begin.line) + ": " + key + ": " +
                 problem);
+  }
+
+  // For a message that names its key already.
+  [[noreturn]] void failAt(const toml::source_region& where, const std::string& message) const {
+    throw Error(std::string(source_) + ":" + std::to_string(where.begin.line) + ": " + message);
   }
 
   void require(const toml::node& node, const std::string& key, const std::string& problem) const {
@@ -105,25 +111,39 @@ void readSolver(const Reader& reader, const toml::table& table, SolverSettings& 
   }
 }
 
-// A material or pair table over `base`; `impactGiven` tells whether it named its impact law.
+// A material or pair table named `name` over `base`; `impactGiven` tells whether it named its
+// impact law. The core judges every value (core::impact::validateMaterial, parseImpactLawKind);
+// its message is reported at the key's line.
 Material readMaterial(const Reader& reader, const toml::table& table, const std::string& prefix,
-                      Material base, bool& impactGiven) {
+                      const std::string& name, Material base, bool& impactGiven) {
   impactGiven = false;
+  base.name = name;
   for (const auto& [key, node] : table) {
     const std::string path = prefix + "." + std::string(key.str());
+    const auto judged = [&](auto read) {
+      try {
+        read();
+        core::impact::validateMaterial(base);
+      } catch (const Error& e) {
+        reader.fail(node.source(), path, withoutPrefix(e));
+      }
+    };
     if (key == "impact") {
-      base.impact = reader.choice(node, path, kImpactLaws);
+      if (!node.is_string()) reader.fail(node.source(), path, "expected a string");
+      judged([&] { base.impact = core::impact::parseImpactLawKind(node.as_string()->get()); });
       impactGiven = true;
     } else if (key == "restitution") {
       base.restitution = reader.number(node, path);
-      reader.require(node, path, restitutionProblem(base.restitution));
+      judged([] {});
     } else if (key == "friction") {
       base.friction = reader.number(node, path);
-      reader.require(node, path, frictionProblem(base.friction));
+      judged([] {});
     } else if (key == "roughness") {
       const std::int64_t roughness = reader.integer(node, path);
-      reader.require(node, path, roughnessProblem(roughness));
-      base.roughness = static_cast<int>(roughness);
+      if (roughness < INT_MIN || roughness > INT_MAX) {
+        reader.fail(node.source(), path, "must be 0, 1 or 2, got " + std::to_string(roughness));
+      }
+      judged([&] { base.roughness = static_cast<int>(roughness); });
     } else {
       reader.unknownKey(key, path, "impact, restitution, friction, roughness");
     }
@@ -135,20 +155,21 @@ Material readMaterial(const Reader& reader, const toml::table& table, const std:
 void readMaterials(const Reader& reader, const toml::table& table, Config& config) {
   bool impactGiven = false;
   if (const toml::node* node = table.get("default")) {
-    config.setMaterial("default", readMaterial(reader, reader.table(*node, "material.default"),
-                                               "material.default", Material{}, impactGiven));
+    config.setMaterial(
+        "default", readMaterial(reader, reader.table(*node, "material.default"), "material.default",
+                                "default", Material{}, impactGiven));
   }
   for (const auto& [key, node] : table) {
     const std::string name(key.str());
     if (name == "default") continue;
     const std::string path = "material." + name;
-    config.setMaterial(name, readMaterial(reader, reader.table(node, path), path,
+    config.setMaterial(name, readMaterial(reader, reader.table(node, path), path, name,
                                           config.material("default"), impactGiven));
   }
 }
 
-// [pair.A.B]: both materials defined; left-out keys follow the combination rule, which cannot
-// choose between two different impact laws.
+// [pair.A.B]: both materials defined; left-out keys follow the blend of the combination rule,
+// which cannot choose between two different impact laws.
 void readPairs(const Reader& reader, const toml::table& table, Config& config) {
   for (const auto& [firstKey, firstNode] : table) {
     const std::string first(firstKey.str());
@@ -156,26 +177,28 @@ void readPairs(const Reader& reader, const toml::table& table, Config& config) {
       const std::string second(secondKey.str());
       const std::string path = "pair." + first + "." + second;
       const auto& pairTable = reader.table(node, path);
-      for (const auto& name : {first, second}) {
-        if (config.materials().count(name) == 0) {
-          reader.fail(secondKey.source(), path, "material \"" + name + "\" is not defined");
+      const auto atPair = [&](auto action) {
+        try {
+          return action();
+        } catch (const Error& e) {
+          reader.fail(secondKey.source(), path, withoutPrefix(e));
         }
-      }
-      if (first == second) {
-        reader.fail(
-            secondKey.source(), path,
-            "a material meets itself with its own values; set material." + first + " instead");
-      }
-      const Material& a = config.material(first);
-      const Material& b = config.material(second);
+      };
+      const Material a = atPair([&] { return config.material(first); });
+      const Material b = atPair([&] { return config.material(second); });
       bool impactGiven = false;
-      const Material pair = readMaterial(reader, pairTable, path, combined(a, b), impactGiven);
+      const Material pair = readMaterial(reader, pairTable, path, first + "/" + second,
+                                         core::impact::blendMaterials(a, b), impactGiven);
       if (!impactGiven && a.impact != b.impact) {
         reader.fail(secondKey.source(), path,
                     "materials \"" + first + "\" and \"" + second +
                         "\" name different impact laws; the pair table must set impact");
       }
-      config.setPair(first, second, pair);
+      try {
+        config.setPair(first, second, pair);
+      } catch (const Error& e) {
+        reader.failAt(secondKey.source(), withoutPrefix(e));  // "pair.A.B: …" already
+      }
     }
   }
 }

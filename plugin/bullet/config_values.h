@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "carom/bullet/config.h"
+#include "carom/error.h"
 
 namespace carom::config_values {
 
@@ -24,10 +25,6 @@ inline constexpr Choice<SimultaneousModel> kSimultaneousModels[] = {
     {"routh", SimultaneousModel::routh},
     {"simultaneous", SimultaneousModel::simultaneous},
     {"sequential", SimultaneousModel::sequential}};
-inline constexpr Choice<ImpactLaw> kImpactLaws[] = {{"strict", ImpactLaw::strict},
-                                                    {"stronge", ImpactLaw::stronge},
-                                                    {"newton", ImpactLaw::newton},
-                                                    {"poisson", ImpactLaw::poisson}};
 
 template <class E, std::size_t N>
 std::optional<E> choose(const Choice<E> (&choices)[N], std::string_view name) {
@@ -55,16 +52,12 @@ std::string oneOf(const Choice<E> (&choices)[N]) {
   return text;
 }
 
-// Each returns what is wrong with a value, or an empty string when it is admissible.
-std::string restitutionProblem(double restitution);
-std::string frictionProblem(double friction);
-std::string roughnessProblem(std::int64_t roughness);
+// Each returns what is wrong with a value, or an empty string when it is admissible. (Material
+// values are the core's to judge: core::impact::validateMaterial.)
 std::string seedProblem(std::int64_t seed);
 std::string maxEventsPerStepProblem(std::int64_t count);
 
-// Two different materials without a pair table: restitution the larger, friction the geometric
-// mean, roughness the smaller (INTERFACES.md §2). The impact law is the first's; the caller decides
-// what a disagreement means.
-Material combined(const Material& first, const Material& second);
+// An error's message without the "carom: " every carom::Error starts with, to nest it in another.
+std::string withoutPrefix(const Error& error);
 
 }  // namespace carom::config_values

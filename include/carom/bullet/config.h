@@ -9,6 +9,8 @@
 #include <string_view>
 #include <utility>
 
+#include "carom/core/impact/material.h"
+
 namespace carom {
 
 // What steps the world (`solver.kind`).
@@ -25,17 +27,8 @@ enum class SimultaneousModel {
   sequential,    // one contact after the other
 };
 
-// The single-contact impact law of a material (`impact`).
-enum class ImpactLaw {
-  strict,   // Cox–Feres–Ward strict collision map: elastic, energy and momentum exact
-  stronge,  // Jia–Wang frictional impact with Stronge's energetic restitution
-  newton,   // Newton's kinematic restitution
-  poisson,  // Poisson's kinetic restitution
-};
-
 const char* toString(SolverKind kind);
 const char* toString(SimultaneousModel model);
-const char* toString(ImpactLaw law);
 
 struct SolverSettings {
   SolverKind kind = SolverKind::variational;  // carom's own step unless told otherwise
@@ -46,16 +39,10 @@ struct SolverSettings {
   int maxEventsPerStep = 64;
 };
 
-// The defaults are [material.default] of INTERFACES.md §2: an elastic, frictionless, smooth
-// contact resolved by Stronge's law.
-struct Material {
-  ImpactLaw impact = ImpactLaw::stronge;
-  double restitution = 1.0;  // e (dimensionless) in [0, 1]: Stronge's energetic coefficient, or
-                             // the kinematic/kinetic one of Newton/Poisson
-  double friction = 0.0;     // Coulomb μ (dimensionless), finite and ≥ 0
-  int roughness = 0;         // strict maps: 0 smooth (specular), 1 rough across one tangent,
-                             // 2 fully rough
-};
+// A material is the core's (carom/core/impact/material.h): impact law (`impact`), restitution,
+// friction, roughness and its name; its defaults are [material.default] of INTERFACES.md §2.
+using Material = core::impact::Material;
+using ImpactLawKind = core::impact::ImpactLawKind;
 
 class Config {
  public:
@@ -87,17 +74,15 @@ class Config {
   // Sets the explicit table of a pair of two different defined materials (order-free); throws
   // carom::Error otherwise or for a value out of range, leaving the config unchanged.
   void setPair(const std::string& first, const std::string& second, const Material& material);
-  // The material two bodies use. The same material: its values exactly. Two different ones: their
-  // pair table if there is one; else restitution the larger, friction the geometric mean,
-  // roughness the smaller, and the impact law they share. Throws carom::Error naming both
-  // materials when their laws differ and no pair table decides, or for an undefined name.
+  // The material two bodies use: core::impact::combineMaterials with this config's pair tables
+  // (the same material: its values exactly; else the pair table; else the blend of the rule).
+  // Throws carom::Error naming both materials when their laws differ and no pair table decides,
+  // or for an undefined name.
   Material material(const std::string& first, const std::string& second) const;
 
  private:
-  static std::pair<std::string, std::string> pairKey(const std::string& a, const std::string& b);
-
-  std::map<std::string, Material> materials_;
-  std::map<std::pair<std::string, std::string>, Material> pairs_;
+  std::map<std::string, Material> materials_;  // each Material's name is its key
+  core::impact::MaterialPairTable pairs_;
 };
 
 }  // namespace carom

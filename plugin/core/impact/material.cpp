@@ -47,6 +47,16 @@ const Material* MaterialPairTable::find(const std::string& first, const std::str
   return entry == entries_.end() ? nullptr : &entry->second;
 }
 
+Material blendMaterials(const Material& a, const Material& b) {
+  Material blend;
+  blend.name = a.name + "/" + b.name;
+  blend.impact = a.impact;
+  blend.restitution = std::max(a.restitution, b.restitution);
+  blend.friction = std::sqrt(a.friction * b.friction);
+  blend.roughness = std::min(a.roughness, b.roughness);
+  return blend;
+}
+
 Material combineMaterials(const Material& a, const Material& b, const MaterialPairTable& pairs) {
   validateMaterial(a);
   validateMaterial(b);
@@ -62,13 +72,7 @@ Material combineMaterials(const Material& a, const Material& b, const MaterialPa
                 "\") name different impact laws and no pair table decides; add [pair." + a.name +
                 "." + b.name + "]");
   }
-  Material combined;
-  combined.name = a.name + "/" + b.name;
-  combined.impact = a.impact;
-  combined.restitution = std::max(a.restitution, b.restitution);
-  combined.friction = std::sqrt(a.friction * b.friction);
-  combined.roughness = std::min(a.roughness, b.roughness);
-  return combined;
+  return blendMaterials(a, b);
 }
 
 ImpactLaw impactLaw(const Material& material, const Vec3& roughDirection) {

@@ -59,6 +59,10 @@ class MaterialPairTable {
   std::map<std::pair<std::string, std::string>, Material> entries_;  // key: names, sorted
 };
 
+// Rule 3 alone: restitution the larger, friction the geometric mean, roughness the smaller, the
+// impact law `a`'s, named "a/b". The defaults of a pair table's left-out keys. No validation.
+Material blendMaterials(const Material& a, const Material& b);
+
 // The parameters for a contact between bodies of materials `a` and `b`, by the rule at the top of
 // this file. Throws carom::Error for an invalid material, for two different materials that share a
 // name (a pair table could not tell them apart), and for different impact laws with no pair entry.
