@@ -7,6 +7,7 @@
 #include "carom/bullet/config.h"
 #include "carom/bullet/ellipsoid_shape.h"
 #include "carom/bullet/gap.h"
+#include "carom/bullet/impact_solver.h"
 
 #include "carom/core/body.h"
 #include "carom/core/collision_integrator.h"

@@ -1,0 +1,106 @@
+// carom::ImpactSolver: carom's "lcp" mode for an unmodified btDiscreteDynamicsWorld. Bullet keeps
+// broadphase, narrowphase, islands and position integration; in solveGroup carom integrates the
+// bodies' forces (as Bullet's own solver does, digest §1.4), resolves impacts by the materials'
+// laws and holds the remaining contacts by a velocity-level LCP with Coulomb friction.
+//
+//   carom::ImpactSolver solver(config);
+//   btDiscreteDynamicsWorld world(&dispatcher, &broadphase, &solver, &collisionConfiguration);
+//   solver.setMaterial(ball, "rubber");
+//
+// One solveGroup call, stage by stage (plugin/bullet/impact_solver.cpp):
+//   1. gather: the manifolds' responding points become contacts (normal from A into B, that is
+//      −m_normalWorldOnB), warm-started from the points' stored impulses;
+//   2. forces: v += h M⁻¹ F, ω += h J⁻¹ τ plus Bullet's gyroscopic term, exactly what
+//      btSequentialImpulseConstraintSolver adds;
+//   3. impacts: every contact that approached faster than the resting threshold *before* the
+//      force kick (so a body resting under gravity is never an impact, as in Bullet's restitution)
+//      and still approaches and closes within the step after it is an impact, resolved on the
+//      post-kick velocities; one per group of touching bodies goes to its material pair's law
+//      (core::impact::applyLaw), several to the simultaneous model of Config::solver.simultaneous
+//      (core::routh, with the contacts' restitution);
+//   4. contacts: core::contact::solvePersistentContacts over the closing contacts;
+//   5. drift: penetration deeper than `allowedPenetration` is removed by moving the bodies
+//      (pseudo velocities that change positions only, like Bullet's split impulse): the velocities,
+//      hence the kinetic energy, are untouched;
+//   6. write back velocities and the contact impulses (m_appliedImpulse, lateral impulses and
+//      directions) for the next step's warm start, and record the impact events.
+//
+// Joints (btTypedConstraint) are refused: solveGroup throws carom::Error before changing anything.
+#pragma once
+
+#include <btBulletDynamicsCommon.h>
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "carom/bullet/config.h"
+
+namespace carom {
+
+struct ImpactSolverSettings {
+  // A contact is an impact when it approaches faster than this (m/s) before the step's force
+  // kick. Default 0.05 m/s: well above what the contact LCP leaves at a resting contact (its
+  // tolerance is 1e-12 m/s), and a bounce slower than it would rise e²·0.13 mm at most. Bullet's
+  // own threshold (m_restitutionVelocityThreshold, 0.2 m/s) is measured after the kick and so
+  // must exceed g·h; this one need not, since the kick never counts.
+  double restingThreshold = 0.05;
+  // Penetration (m) left alone by the drift correction, so that resting contacts stay in the
+  // manifold instead of flickering. Default 1e-4 m.
+  double allowedPenetration = 1e-4;
+  // Fraction of the remaining penetration removed per step (dimensionless, (0, 1]). Default 0.2,
+  // Bullet's erp2: the correction spreads over a few steps and stacks settle without popping.
+  double driftCorrection = 0.2;
+  // Projected Gauss–Seidel sweeps of the drift correction. Default 10, Bullet's m_numIterations.
+  int driftIterations = 10;
+};
+
+// One resolved impact contact (a simultaneous impact gives one event per contact).
+struct ImpactEvent {
+  double time = 0.0;  // the step's start (s) since the solver was created: velocity-level
+                      // impacts happen at the step's instant
+  const btCollisionObject* bodyA = nullptr;
+  const btCollisionObject* bodyB = nullptr;
+  btVector3 point{0, 0, 0};           // world (m)
+  btVector3 normal{0, 0, 1};          // unit, from A into B
+  btVector3 impulse{0, 0, 0};         // on B (N s); A receives the opposite
+  double normalVelocityBefore = 0.0;  // (v_B − v_A)·normal at the point (m/s), < 0
+  double normalVelocityAfter = 0.0;
+  double energyChange = 0.0;  // kinetic energy after minus before, of the whole impact (J)
+  std::string law;            // "newton", "stronge", … or the simultaneous model's name
+  int contacts = 1;           // contacts resolved together
+};
+
+class ImpactSolver : public btConstraintSolver {
+ public:
+  explicit ImpactSolver(Config config = Config(), ImpactSolverSettings settings = {});
+
+  // Gives `body` the config's material `name`. Throws carom::Error for a null body or an
+  // undefined name, changing nothing. Contacts between two such bodies use
+  // config.material(a, b); a body with a material against one without uses its own material;
+  // two bodies without use Bullet's combined m_restitution and m_friction (the manifold point's,
+  // both products by default) as a Newton material, the law stock Bullet applies.
+  void setMaterial(const btCollisionObject* body, const std::string& name);
+  void clearMaterial(const btCollisionObject* body);
+
+  const std::vector<ImpactEvent>& events() const { return events_; }
+  void clearEvents() { events_.clear(); }
+
+  btScalar solveGroup(btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,
+                      int numManifolds, btTypedConstraint** constraints, int numConstraints,
+                      const btContactSolverInfo& info, btIDebugDraw* debugDrawer,
+                      btDispatcher* dispatcher) override;
+  void allSolved(const btContactSolverInfo& info, btIDebugDraw* debugDrawer) override;
+  void reset() override;
+  // Bullet has no value for a foreign solver; it checks the type only for multibody worlds.
+  btConstraintSolverType getSolverType() const override { return BT_SEQUENTIAL_IMPULSE_SOLVER; }
+
+ private:
+  Config config_;
+  ImpactSolverSettings settings_;
+  std::unordered_map<const btCollisionObject*, std::string> materials_;
+  std::vector<ImpactEvent> events_;
+  double time_ = 0.0;  // start of the current step (s)
+};
+
+}  // namespace carom

@@ -1,0 +1,108 @@
+#include "carom/bullet/impact_solver.h"
+
+#include <utility>
+
+#include "carom/error.h"
+#include "impact_solver_island.h"
+
+namespace carom {
+namespace {
+
+core::impact::ImpactLawKind toCore(ImpactLaw law) {
+  switch (law) {
+    case ImpactLaw::strict:
+      return core::impact::ImpactLawKind::kStrict;
+    case ImpactLaw::stronge:
+      return core::impact::ImpactLawKind::kStronge;
+    case ImpactLaw::newton:
+      return core::impact::ImpactLawKind::kNewton;
+    case ImpactLaw::poisson:
+      return core::impact::ImpactLawKind::kPoisson;
+  }
+  throw Error("ImpactSolver: impact law is not one of carom::ImpactLaw");
+}
+
+core::impact::Material toCore(const std::string& name, const Material& material) {
+  core::impact::Material out;
+  out.name = name;
+  out.impact = toCore(material.impact);
+  out.restitution = material.restitution;
+  out.friction = material.friction;
+  out.roughness = material.roughness;
+  return out;
+}
+
+}  // namespace
+
+ImpactSolver::ImpactSolver(Config config, ImpactSolverSettings settings)
+    : config_(std::move(config)), settings_(settings) {
+  if (!(settings_.restingThreshold >= 0))
+    throw Error("ImpactSolver: restingThreshold must be >= 0 m/s");
+  if (!(settings_.allowedPenetration >= 0))
+    throw Error("ImpactSolver: allowedPenetration must be >= 0 m");
+  if (!(settings_.driftCorrection > 0 && settings_.driftCorrection <= 1))
+    throw Error("ImpactSolver: driftCorrection must be in (0, 1]");
+  if (settings_.driftIterations < 1) throw Error("ImpactSolver: driftIterations must be >= 1");
+}
+
+void ImpactSolver::setMaterial(const btCollisionObject* body, const std::string& name) {
+  if (body == nullptr) throw Error("ImpactSolver::setMaterial: body is null");
+  config_.material(name);  // throws for an undefined name
+  materials_[body] = name;
+}
+
+void ImpactSolver::clearMaterial(const btCollisionObject* body) {
+  materials_.erase(body);
+}
+
+btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
+                                  btPersistentManifold** manifolds, int numManifolds,
+                                  btTypedConstraint** /*constraints*/, int numConstraints,
+                                  const btContactSolverInfo& info, btIDebugDraw* /*debugDrawer*/,
+                                  btDispatcher* dispatcher) {
+  if (numConstraints > 0)
+    throw Error("ImpactSolver: btTypedConstraint (joints) are not supported in lcp mode; " +
+                std::to_string(numConstraints) + " constraint(s) in this island");
+  const auto materialOf = [this](const btCollisionObject* a, const btCollisionObject* b,
+                                 const btManifoldPoint& point) {
+    const auto named = [this](const btCollisionObject* object) {
+      const auto it = materials_.find(object);
+      return it == materials_.end() ? nullptr : &it->second;
+    };
+    const std::string* nameA = named(a);
+    const std::string* nameB = named(b);
+    if (nameA && nameB) return toCore(*nameA + "/" + *nameB, config_.material(*nameA, *nameB));
+    if (nameA || nameB) {
+      const std::string& name = nameA ? *nameA : *nameB;
+      return toCore(name, config_.material(name));
+    }
+    // Stock Bullet's law on Bullet's combined values: Newton restitution with Coulomb friction.
+    core::impact::Material bullet;
+    bullet.name = "bullet";
+    bullet.impact = core::impact::ImpactLawKind::kNewton;
+    bullet.restitution = point.m_combinedRestitution;
+    bullet.friction = point.m_combinedFriction;
+    return bullet;
+  };
+  detail::Island island = detail::gatherIsland(bodies, numBodies, manifolds, numManifolds,
+                                               dispatcher, info.m_timeStep, materialOf);
+  detail::applyForces(island, info);
+  std::vector<ImpactEvent> impacts = detail::resolveImpacts(island, config_, settings_);
+  detail::solveContacts(island);
+  detail::correctDrift(island, settings_);
+  detail::writeBack(island);
+  for (ImpactEvent& event : impacts) {
+    event.time = time_;
+    events_.push_back(std::move(event));
+  }
+  return 0;
+}
+
+// Called once per internal step, also when every island sleeps and solveGroup is not.
+void ImpactSolver::allSolved(const btContactSolverInfo& info, btIDebugDraw* /*debugDrawer*/) {
+  time_ += info.m_timeStep;
+}
+
+void ImpactSolver::reset() {}
+
+}  // namespace carom

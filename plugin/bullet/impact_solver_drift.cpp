@@ -1,0 +1,58 @@
+// Stage 5 of ImpactSolver: gap drift corrected on positions only. Pseudo velocities (Bullet's
+// "push" and "turn" velocities of split impulse) are found by projected Gauss–Seidel so that every
+// contact penetrating deeper than the allowance opens by driftCorrection × the excess, and the
+// bodies are moved by them over one step; their real velocities are never touched, so the
+// correction adds no kinetic energy (it lifts a body by at most the penetration it removes).
+#include <algorithm>
+
+#include "impact_solver_island.h"
+
+namespace carom::detail {
+
+void correctDrift(Island& island, const ImpactSolverSettings& settings) {
+  const double h = island.timeStep;
+  struct Row {
+    const IslandContact* contact;
+    double target;  // normal pseudo velocity to reach (m/s)
+    double impulse = 0.0;
+  };
+  std::vector<Row> rows;
+  for (const IslandContact& contact : island.contacts) {
+    const double excess = -contact.distance - settings.allowedPenetration;
+    if (excess > 0) rows.push_back({&contact, settings.driftCorrection * excess / h});
+  }
+  if (rows.empty()) return;
+  std::vector<core::impact::ContactBody> pseudo;
+  for (const IslandBody& body : island.bodies) {
+    core::impact::ContactBody state = body.state;
+    state.linearVelocity.setZero();
+    state.angularVelocity.setZero();
+    pseudo.push_back(state);
+  }
+  for (int sweep = 0; sweep < settings.driftIterations; ++sweep) {
+    for (Row& row : rows) {
+      const IslandContact& c = *row.contact;
+      const core::impact::Contact pair{pseudo[c.bodyA], pseudo[c.bodyB], c.point, c.normal};
+      const double un = core::impact::relativeVelocity(pair).dot(c.normal);
+      const double k = c.normal.dot(core::impact::inverseMassMatrix(pair) * c.normal);
+      const double total = std::max(row.impulse + (row.target - un) / k, 0.0);
+      const core::impact::ImpactOutcome outcome =
+          core::impact::applyImpulse(pair, (total - row.impulse) * c.normal);
+      row.impulse = total;
+      pseudo[c.bodyA].linearVelocity = outcome.linearVelocityA;
+      pseudo[c.bodyA].angularVelocity = outcome.angularVelocityA;
+      pseudo[c.bodyB].linearVelocity = outcome.linearVelocityB;
+      pseudo[c.bodyB].angularVelocity = outcome.angularVelocityB;
+    }
+  }
+  for (std::size_t i = 0; i < island.bodies.size(); ++i) {
+    btRigidBody* body = island.bodies[i].dynamic;
+    if (body == nullptr) continue;
+    btTransform moved;
+    btTransformUtil::integrateTransform(body->getWorldTransform(), toBt(pseudo[i].linearVelocity),
+                                        toBt(pseudo[i].angularVelocity), h, moved);
+    body->setCenterOfMassTransform(moved);
+  }
+}
+
+}  // namespace carom::detail

@@ -1,0 +1,161 @@
+#include "impact_solver_island.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace carom::detail {
+namespace {
+
+core::Mat3 toEigenMatrix(const btMatrix3x3& m) {
+  core::Mat3 out;
+  for (int r = 0; r < 3; ++r)
+    for (int c = 0; c < 3; ++c)
+      out(r, c) = m[r][c];
+  return out;
+}
+
+IslandBody makeBody(const btCollisionObject* object) {
+  IslandBody body;
+  body.object = object;
+  const btRigidBody* rigid = btRigidBody::upcast(object);
+  if (rigid == nullptr) return body;  // a plain collision object never moves
+  body.state.centerOfMass = toEigen(rigid->getCenterOfMassPosition());
+  body.state.linearVelocity = toEigen(rigid->getLinearVelocity());
+  body.state.angularVelocity = toEigen(rigid->getAngularVelocity());
+  if (object->isStaticOrKinematicObject() || rigid->getInvMass() == 0) return body;
+  body.dynamic = const_cast<btRigidBody*>(rigid);
+  body.state.inverseMass = rigid->getInvMass();
+  body.state.inverseInertiaWorld = toEigenMatrix(rigid->getInvInertiaTensorWorld());
+  return body;
+}
+
+// The tangent basis the warm-start impulses are stored in (btPlaneSpace1, as Bullet's solver).
+void tangentBasis(const core::Vec3& normal, btVector3& t1, btVector3& t2) {
+  btPlaneSpace1(toBt(normal), t1, t2);
+}
+
+}  // namespace
+
+Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,
+                    int numManifolds, btDispatcher* dispatcher, double timeStep,
+                    const MaterialLookup& materialOf) {
+  Island island;
+  island.timeStep = timeStep;
+  std::unordered_map<const btCollisionObject*, int> index;
+  auto indexOf = [&](const btCollisionObject* object) {
+    const auto [it, added] = index.emplace(object, static_cast<int>(island.bodies.size()));
+    if (added) island.bodies.push_back(makeBody(object));
+    return it->second;
+  };
+  for (int i = 0; i < numBodies; ++i) {
+    const btRigidBody* rigid = btRigidBody::upcast(bodies[i]);
+    if (rigid != nullptr && !rigid->isStaticOrKinematicObject() && rigid->getInvMass() != 0)
+      indexOf(bodies[i]);
+  }
+  for (int m = 0; m < numManifolds; ++m) {
+    btPersistentManifold* manifold = manifolds[m];
+    const btCollisionObject* a = manifold->getBody0();
+    const btCollisionObject* b = manifold->getBody1();
+    if (manifold->getNumContacts() == 0 || !dispatcher->needsResponse(a, b)) continue;
+    // Static and kinematic objects are listed as immovable bodies (not core::contact::kWorld):
+    // a kinematic body's velocity matters at its contacts.
+    for (int p = 0; p < manifold->getNumContacts(); ++p) {
+      btManifoldPoint& point = manifold->getContactPoint(p);
+      if (point.getDistance() > manifold->getContactProcessingThreshold()) continue;
+      IslandContact contact;
+      contact.source = &point;
+      contact.bodyA = indexOf(a);
+      contact.bodyB = indexOf(b);
+      if (!island.bodies[contact.bodyA].dynamic && !island.bodies[contact.bodyB].dynamic) continue;
+      contact.point =
+          0.5 * (toEigen(point.getPositionWorldOnA()) + toEigen(point.getPositionWorldOnB()));
+      contact.normal = -toEigen(point.m_normalWorldOnB).normalized();
+      contact.distance = point.getDistance();
+      contact.material = materialOf(a, b, point);
+      contact.impulse = contact.normal * point.m_appliedImpulse;
+      if (!point.m_lateralFrictionDir1.fuzzyZero())
+        contact.impulse += toEigen(point.m_lateralFrictionDir1 * point.m_appliedImpulseLateral1 +
+                                   point.m_lateralFrictionDir2 * point.m_appliedImpulseLateral2);
+      island.contacts.push_back(contact);
+      island.contacts.back().normalVelocityBeforeForces =
+          normalVelocity(island, island.contacts.back());
+    }
+  }
+  return island;
+}
+
+double normalVelocity(const Island& island, const IslandContact& contact) {
+  const core::impact::Contact pair{island.bodies[contact.bodyA].state,
+                                   island.bodies[contact.bodyB].state, contact.point,
+                                   contact.normal};
+  return core::impact::relativeVelocity(pair).dot(contact.normal);
+}
+
+void applyForces(Island& island, const btContactSolverInfo& info) {
+  const btScalar h = info.m_timeStep;
+  for (IslandBody& body : island.bodies) {
+    btRigidBody* rigid = body.dynamic;
+    if (rigid == nullptr) continue;
+    btVector3 dv = rigid->getTotalForce() * rigid->getInvMass() * h;
+    btVector3 dw = rigid->getInvInertiaTensorWorld() * rigid->getTotalTorque() * h;
+    const int flags = rigid->getFlags();
+    if (flags & BT_ENABLE_GYROSCOPIC_FORCE_EXPLICIT)
+      dw -= rigid->getInvInertiaTensorWorld() *
+            rigid->computeGyroscopicForceExplicit(info.m_maxGyroscopicForce) * h;
+    if (flags & BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_WORLD)
+      dw += rigid->computeGyroscopicImpulseImplicit_World(h);
+    if (flags & BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_BODY)
+      dw += rigid->computeGyroscopicImpulseImplicit_Body(h);
+    body.state.linearVelocity += toEigen(dv);
+    body.state.angularVelocity += toEigen(dw);
+  }
+}
+
+core::contact::PersistentContactReport solveContacts(Island& island) {
+  std::vector<core::impact::ContactBody> states;
+  states.reserve(island.bodies.size());
+  for (const IslandBody& body : island.bodies)
+    states.push_back(body.state);
+  // Only contacts that close within the step: a speculative point further away than the step's
+  // approach must not stop a body that would not reach it.
+  std::vector<core::contact::PersistentContact> closing;
+  std::vector<IslandContact*> owners;
+  for (IslandContact& contact : island.contacts) {
+    if (contact.distance + std::min(normalVelocity(island, contact), 0.0) * island.timeStep > 0) {
+      contact.impulse.setZero();
+      continue;
+    }
+    closing.push_back({contact.bodyA, contact.bodyB, contact.point, contact.normal,
+                       contact.material.friction, contact.impulse});
+    owners.push_back(&contact);
+  }
+  core::contact::PersistentContactReport report;
+  if (closing.empty()) return report;
+  report = core::contact::solvePersistentContacts(states, closing);
+  for (std::size_t i = 0; i < island.bodies.size(); ++i)
+    island.bodies[i].state = states[i];
+  for (std::size_t i = 0; i < closing.size(); ++i)
+    owners[i]->impulse = closing[i].impulse;
+  return report;
+}
+
+void writeBack(const Island& island) {
+  for (const IslandBody& body : island.bodies) {
+    if (body.dynamic == nullptr) continue;
+    body.dynamic->setLinearVelocity(toBt(body.state.linearVelocity));
+    body.dynamic->setAngularVelocity(toBt(body.state.angularVelocity));
+  }
+  for (const IslandContact& contact : island.contacts) {
+    btManifoldPoint& point = *contact.source;
+    btVector3 t1, t2;
+    tangentBasis(contact.normal, t1, t2);
+    const btVector3 impulse = toBt(contact.impulse);
+    point.m_appliedImpulse = impulse.dot(toBt(contact.normal));
+    point.m_lateralFrictionDir1 = t1;
+    point.m_lateralFrictionDir2 = t2;
+    point.m_appliedImpulseLateral1 = impulse.dot(t1);
+    point.m_appliedImpulseLateral2 = impulse.dot(t2);
+  }
+}
+
+}  // namespace carom::detail

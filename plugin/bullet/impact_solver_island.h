@@ -1,0 +1,77 @@
+// What one ImpactSolver::solveGroup call works on: the bodies and the manifolds' contact points in
+// the core's terms (carom::core::impact), and the stages of the step that act on them. Internal
+// to the adapter; impact_solver.h describes the stages.
+#pragma once
+
+#include <btBulletDynamicsCommon.h>
+
+#include <functional>
+#include <vector>
+
+#include "carom/bullet/impact_solver.h"
+#include "carom/core/contact/persistent_contact.h"
+#include "carom/core/impact/material.h"
+
+namespace carom::detail {
+
+inline core::Vec3 toEigen(const btVector3& v) {
+  return core::Vec3(v.x(), v.y(), v.z());
+}
+inline btVector3 toBt(const core::Vec3& v) {
+  return btVector3(v.x(), v.y(), v.z());
+}
+
+struct IslandBody {
+  const btCollisionObject* object = nullptr;
+  btRigidBody* dynamic = nullptr;   // null for static, kinematic and non-rigid objects
+  core::impact::ContactBody state;  // zero inverse mass and inertia unless dynamic
+};
+
+struct IslandContact {
+  btManifoldPoint* source = nullptr;  // where the warm-start impulse is read and written
+  int bodyA = 0;  // indices into Island::bodies: the manifold's body 0 and body 1
+  int bodyB = 0;
+  core::Vec3 point = core::Vec3::Zero();    // midway between the two witness points (m)
+  core::Vec3 normal = core::Vec3::UnitZ();  // unit, from A into B: −m_normalWorldOnB
+  double distance = 0.0;                    // signed gap (m), < 0 penetrating
+  double normalVelocityBeforeForces = 0.0;  // (v_B − v_A)·n at the point (m/s) at gather time
+  core::impact::Material material;
+  core::Vec3 impulse = core::Vec3::Zero();  // persistent-contact impulse on B (N s), warm start
+};
+
+struct Island {
+  std::vector<IslandBody> bodies;
+  std::vector<IslandContact> contacts;
+  double timeStep = 0.0;  // h (s)
+};
+
+using MaterialLookup = std::function<core::impact::Material(
+    const btCollisionObject* a, const btCollisionObject* b, const btManifoldPoint& point)>;
+
+// Stage 1: every dynamic body of `bodies` and every object of a responding manifold point within
+// the manifold's processing threshold.
+Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,
+                    int numManifolds, btDispatcher* dispatcher, double timeStep,
+                    const MaterialLookup& materialOf);
+
+// Relative velocity of B's material point minus A's along the normal (m/s).
+double normalVelocity(const Island& island, const IslandContact& contact);
+
+// Stage 2: the external force, torque and gyroscopic kick of btSequentialImpulseConstraintSolver
+// (initSolverBody and convertBodies) on every dynamic body.
+void applyForces(Island& island, const btContactSolverInfo& info);
+
+// Stage 3: resolves the impacts and returns one event per impact contact (time left at 0).
+std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
+                                        const ImpactSolverSettings& settings);
+
+// Stage 4: the persistent contacts (those closing within the step) by core::contact.
+core::contact::PersistentContactReport solveContacts(Island& island);
+
+// Stage 5: moves penetrating bodies apart without touching their velocities.
+void correctDrift(Island& island, const ImpactSolverSettings& settings);
+
+// Stage 6: velocities to the dynamic bodies, impulses to the manifold points.
+void writeBack(const Island& island);
+
+}  // namespace carom::detail
