@@ -1,5 +1,7 @@
 #include "carom/bullet/impact_solver.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <utility>
 
 #include "carom/error.h"
@@ -51,9 +53,7 @@ void ImpactSolver::setMaterial(const btCollisionObject* body, const std::string&
   materials_[body] = name;
 }
 
-void ImpactSolver::clearMaterial(const btCollisionObject* body) {
-  materials_.erase(body);
-}
+void ImpactSolver::clearMaterial(const btCollisionObject* body) { materials_.erase(body); }
 
 btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
                                   btPersistentManifold** manifolds, int numManifolds,
@@ -86,9 +86,19 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
   };
   detail::Island island = detail::gatherIsland(bodies, numBodies, manifolds, numManifolds,
                                                dispatcher, info.m_timeStep, materialOf);
-  detail::applyForces(island, info);
+  // Impacts between two half kicks: an impact happens inside the step, and resolving it halfway
+  // through the forces' impulse is the time-symmetric choice, so that an elastic bounce neither
+  // gains nor loses the kick (after the full kick it gains g·h of speed per bounce).
+  detail::computeForces(island, info);
+  detail::applyForces(island, 0.5);
   std::vector<ImpactEvent> impacts = detail::resolveImpacts(island, config_, settings_);
-  detail::solveContacts(island);
+  detail::applyForces(island, 0.5);
+  const auto rep = detail::solveContacts(island);
+  if (std::getenv("CAROM_DEBUG")) {
+    std::fprintf(stderr, "t=%.4f contacts=%zu impacts=%zu lcp=%s it=%d pen=%.2e dE=%.2e\n", time_, island.contacts.size(), impacts.size(), core::contact::toString(rep.status), rep.iterations, rep.penetrationRate, rep.energyChange);
+    for (auto& c : island.contacts) std::fprintf(stderr, "  d=%.4e n=(%.2f %.2f %.2f) p=(%.3f %.3f %.3f) un0=%.3e P=(%.3e %.3e %.3e) mu=%.2f\n", c.distance, c.normal.x(), c.normal.y(), c.normal.z(), c.point.x(), c.point.y(), c.point.z(), c.normalVelocityBeforeForces, c.impulse.x(), c.impulse.y(), c.impulse.z(), c.material.friction);
+    for (auto& b : island.bodies) if (b.dynamic) std::fprintf(stderr, "  body y=%.6f v=(%.4e %.4e %.4e) w=(%.3e %.3e %.3e)\n", b.dynamic->getCenterOfMassPosition().y(), b.state.linearVelocity.x(), b.state.linearVelocity.y(), b.state.linearVelocity.z(), b.state.angularVelocity.x(), b.state.angularVelocity.y(), b.state.angularVelocity.z());
+  }
   detail::correctDrift(island, settings_);
   detail::writeBack(island);
   for (ImpactEvent& event : impacts) {

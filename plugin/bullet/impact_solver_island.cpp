@@ -91,7 +91,7 @@ double normalVelocity(const Island& island, const IslandContact& contact) {
   return core::impact::relativeVelocity(pair).dot(contact.normal);
 }
 
-void applyForces(Island& island, const btContactSolverInfo& info) {
+void computeForces(Island& island, const btContactSolverInfo& info) {
   const btScalar h = info.m_timeStep;
   for (IslandBody& body : island.bodies) {
     btRigidBody* rigid = body.dynamic;
@@ -106,8 +106,15 @@ void applyForces(Island& island, const btContactSolverInfo& info) {
       dw += rigid->computeGyroscopicImpulseImplicit_World(h);
     if (flags & BT_ENABLE_GYROSCOPIC_FORCE_IMPLICIT_BODY)
       dw += rigid->computeGyroscopicImpulseImplicit_Body(h);
-    body.state.linearVelocity += toEigen(dv);
-    body.state.angularVelocity += toEigen(dw);
+    body.forceKickLinear = toEigen(dv);
+    body.forceKickAngular = toEigen(dw);
+  }
+}
+
+void applyForces(Island& island, double fraction) {
+  for (IslandBody& body : island.bodies) {
+    body.state.linearVelocity += fraction * body.forceKickLinear;
+    body.state.angularVelocity += fraction * body.forceKickAngular;
   }
 }
 

@@ -25,6 +25,9 @@ struct IslandBody {
   const btCollisionObject* object = nullptr;
   btRigidBody* dynamic = nullptr;   // null for static, kinematic and non-rigid objects
   core::impact::ContactBody state;  // zero inverse mass and inertia unless dynamic
+  // The step's velocity change from forces, torques and gyroscopic terms (m/s, rad/s).
+  core::Vec3 forceKickLinear = core::Vec3::Zero();
+  core::Vec3 forceKickAngular = core::Vec3::Zero();
 };
 
 struct IslandContact {
@@ -58,8 +61,10 @@ Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManif
 double normalVelocity(const Island& island, const IslandContact& contact);
 
 // Stage 2: the external force, torque and gyroscopic kick of btSequentialImpulseConstraintSolver
-// (initSolverBody and convertBodies) on every dynamic body.
-void applyForces(Island& island, const btContactSolverInfo& info);
+// (initSolverBody and convertBodies) of every dynamic body, into IslandBody::forceKick*.
+void computeForces(Island& island, const btContactSolverInfo& info);
+// Adds `fraction` of the kick to the bodies' velocities.
+void applyForces(Island& island, double fraction);
 
 // Stage 3: resolves the impacts and returns one event per impact contact (time left at 0).
 std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
