@@ -1,7 +1,5 @@
 #include "carom/bullet/impact_solver.h"
 
-#include <cstdio>
-#include <cstdlib>
 #include <utility>
 
 #include "carom/error.h"
@@ -53,7 +51,9 @@ void ImpactSolver::setMaterial(const btCollisionObject* body, const std::string&
   materials_[body] = name;
 }
 
-void ImpactSolver::clearMaterial(const btCollisionObject* body) { materials_.erase(body); }
+void ImpactSolver::clearMaterial(const btCollisionObject* body) {
+  materials_.erase(body);
+}
 
 btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
                                   btPersistentManifold** manifolds, int numManifolds,
@@ -93,12 +93,7 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
   detail::applyForces(island, 0.5);
   std::vector<ImpactEvent> impacts = detail::resolveImpacts(island, config_, settings_);
   detail::applyForces(island, 0.5);
-  const auto rep = detail::solveContacts(island);
-  if (std::getenv("CAROM_DEBUG")) {
-    std::fprintf(stderr, "t=%.4f contacts=%zu impacts=%zu lcp=%s it=%d pen=%.2e dE=%.2e\n", time_, island.contacts.size(), impacts.size(), core::contact::toString(rep.status), rep.iterations, rep.penetrationRate, rep.energyChange);
-    for (auto& c : island.contacts) std::fprintf(stderr, "  d=%.4e n=(%.2f %.2f %.2f) p=(%.3f %.3f %.3f) un0=%.3e P=(%.3e %.3e %.3e) mu=%.2f\n", c.distance, c.normal.x(), c.normal.y(), c.normal.z(), c.point.x(), c.point.y(), c.point.z(), c.normalVelocityBeforeForces, c.impulse.x(), c.impulse.y(), c.impulse.z(), c.material.friction);
-    for (auto& b : island.bodies) if (b.dynamic) std::fprintf(stderr, "  body y=%.6f v=(%.4e %.4e %.4e) w=(%.3e %.3e %.3e)\n", b.dynamic->getCenterOfMassPosition().y(), b.state.linearVelocity.x(), b.state.linearVelocity.y(), b.state.linearVelocity.z(), b.state.angularVelocity.x(), b.state.angularVelocity.y(), b.state.angularVelocity.z());
-  }
+  detail::solveContacts(island);
   detail::correctDrift(island, settings_);
   detail::writeBack(island);
   for (ImpactEvent& event : impacts) {
