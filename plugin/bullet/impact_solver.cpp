@@ -6,33 +6,6 @@
 #include "impact_solver_island.h"
 
 namespace carom {
-namespace {
-
-core::impact::ImpactLawKind toCore(ImpactLaw law) {
-  switch (law) {
-    case ImpactLaw::strict:
-      return core::impact::ImpactLawKind::kStrict;
-    case ImpactLaw::stronge:
-      return core::impact::ImpactLawKind::kStronge;
-    case ImpactLaw::newton:
-      return core::impact::ImpactLawKind::kNewton;
-    case ImpactLaw::poisson:
-      return core::impact::ImpactLawKind::kPoisson;
-  }
-  throw Error("ImpactSolver: impact law is not one of carom::ImpactLaw");
-}
-
-core::impact::Material toCore(const std::string& name, const Material& material) {
-  core::impact::Material out;
-  out.name = name;
-  out.impact = toCore(material.impact);
-  out.restitution = material.restitution;
-  out.friction = material.friction;
-  out.roughness = material.roughness;
-  return out;
-}
-
-}  // namespace
 
 ImpactSolver::ImpactSolver(Config config, ImpactSolverSettings settings)
     : config_(std::move(config)), settings_(settings) {
@@ -71,10 +44,10 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
     };
     const std::string* nameA = named(a);
     const std::string* nameB = named(b);
-    if (nameA && nameB) return toCore(*nameA + "/" + *nameB, config_.material(*nameA, *nameB));
+    if (nameA && nameB) return config_.material(*nameA, *nameB);
     if (nameA || nameB) {
       const std::string& name = nameA ? *nameA : *nameB;
-      return toCore(name, config_.material(name));
+      return config_.material(name);
     }
     // Stock Bullet's law on Bullet's combined values: Newton restitution with Coulomb friction.
     core::impact::Material bullet;

@@ -115,6 +115,29 @@ TEST(ImpactSolver, ReboundSpeedRatioIsNewtonsRestitution) {
   }
 }
 
+TEST(ImpactSolver, CaromMaterialPicksItsLaw) {
+  Config config;
+  Material rubber;
+  rubber.name = "rubber";
+  rubber.impact = ImpactLawKind::kStronge;
+  rubber.restitution = 0.7;
+  config.setMaterial("rubber", rubber);
+  ImpactSolver solver(config);
+  Scene scene(&solver);
+  btRigidBody* ball = scene.sphere(0.1, btVector3(0, 1.1, 0));
+  ball->setRestitution(0.2);  // ignored: the carom material decides (the plane has none)
+  solver.setMaterial(ball, "rubber");
+  for (int i = 0; i < 200 && solver.events().empty(); ++i)
+    scene.step(kStep);
+  ASSERT_EQ(solver.events().size(), 1u);
+  const ImpactEvent& event = solver.events().front();
+  EXPECT_EQ(event.law, "stronge");
+  // Frictionless, central: Stronge's energetic e is Newton's ratio, energy loss (1 − e²) T_n.
+  EXPECT_NEAR(event.normalVelocityAfter, -0.7 * event.normalVelocityBefore, 1e-9);
+  EXPECT_NEAR(event.energyChange,
+              -0.5 * (1 - 0.49) * event.normalVelocityBefore * event.normalVelocityBefore, 1e-9);
+}
+
 // Energy of a ball over time, maximum relative deviation from the start.
 double elasticEnergyDrift(btConstraintSolver* solver, int bounces, int* counted) {
   Scene scene(solver);
