@@ -138,6 +138,33 @@ TEST(ImpactSolver, CaromMaterialPicksItsLaw) {
               -0.5 * (1 - 0.49) * event.normalVelocityBefore * event.normalVelocityBefore, 1e-9);
 }
 
+// A box landing flat hits with its four corners at once: one simultaneous impact.
+TEST(ImpactSolver, FlatBoxLandingTakesTheSimultaneousPath) {
+  for (SimultaneousModel model :
+       {SimultaneousModel::routh, SimultaneousModel::simultaneous, SimultaneousModel::sequential}) {
+    Config config;
+    config.solver.simultaneous = model;
+    ImpactSolver solver(config);
+    Scene scene(&solver);
+    btRigidBody* box = scene.box(btVector3(0.5, 0.5, 0.5), btVector3(0, 0.8, 0));
+    box->setRestitution(0.5);
+    scene.ground()->setRestitution(1);  // Bullet multiplies: e = 0.5
+    for (int i = 0; i < 200 && solver.events().empty(); ++i)
+      scene.step(kStep);
+    ASSERT_FALSE(solver.events().empty()) << toString(model);
+    const ImpactEvent& event = solver.events().front();
+    std::printf("flat box landing, %s: %d contacts, energy change %.4f J, ω after %.2e rad/s\n",
+                toString(model), event.contacts, event.energyChange,
+                box->getAngularVelocity().length());
+    EXPECT_GT(event.contacts, 1);
+    EXPECT_EQ(event.law.rfind(toString(model), 0), 0u) << event.law;
+    EXPECT_LT(event.energyChange, 0);
+    for (const ImpactEvent& corner : solver.events())
+      EXPECT_GT(corner.normalVelocityAfter, -1e-8);
+    EXPECT_GT(box->getLinearVelocity().y(), 0);  // it bounces
+  }
+}
+
 // Energy of a ball over time, maximum relative deviation from the start.
 double elasticEnergyDrift(btConstraintSolver* solver, int bounces, int* counted) {
   Scene scene(solver);
@@ -245,6 +272,15 @@ TEST(ImpactSolver, RefusesJointsBeforeChangingAnything) {
   test::expectErrorNaming([&] { scene.step(1.0 / 60.0); }, "btTypedConstraint");
   EXPECT_EQ(a->getLinearVelocity(), btVector3(0, 0, 0));
   scene.world().removeConstraint(&joint);
+}
+
+TEST(ImpactSolver, RefusesBadSettings) {
+  ImpactSolverSettings settings;
+  settings.driftCorrection = 0;
+  test::expectErrorNaming([&] { ImpactSolver solver(Config(), settings); }, "driftCorrection");
+  settings = {};
+  settings.restingThreshold = -1;
+  test::expectErrorNaming([&] { ImpactSolver solver(Config(), settings); }, "restingThreshold");
 }
 
 TEST(ImpactSolver, RefusesUnknownMaterialsAndNullBodies) {
