@@ -93,6 +93,9 @@ void LinePlot::write(const std::string& path) const {
   xr.widenIfFlat();
   yr.widenIfFlat();
   yr.pad(0.05);
+  // Dots sit on the data's extremes; a margin keeps them whole inside the frame.
+  if (std::any_of(series_.begin(), series_.end(), [](const Series& s) { return s.dotRadius > 0; }))
+    xr.pad(0.05);
   const double plotW = kWidth - kLeft - kRight, plotH = kHeight - kTop - kBottom;
   const auto px = [&](double x) { return kLeft + (x - xr.lo) / (xr.hi - xr.lo) * plotW; };
   const auto py = [&](double y) { return kTop + (yr.hi - y) / (yr.hi - yr.lo) * plotH; };
@@ -125,6 +128,13 @@ void LinePlot::write(const std::string& path) const {
         << "\" stroke=\"#d62728\" stroke-width=\"0.7\" stroke-dasharray=\"4 3\"/>\n";
   }
   for (const Series& s : series_) {
+    if (s.dotRadius > 0) {
+      for (std::size_t i = 0; i < s.x.size(); ++i) {
+        svg << "<circle cx=\"" << px(s.x[i]) << "\" cy=\"" << py(s.y[i]) << "\" r=\"" << s.dotRadius
+            << "\" fill=\"" << s.color << "\"/>\n";
+      }
+      continue;
+    }
     svg << "<polyline fill=\"none\" stroke=\"" << s.color << "\" stroke-width=\"1.4\" points=\"";
     for (std::size_t i = 0; i < s.x.size(); ++i)
       svg << px(s.x[i]) << ',' << py(s.y[i]) << ' ';

@@ -1,5 +1,6 @@
-// Line plots written as standalone SVG files that open in any browser: the energy plots of the
-// demos (Tran & Leok Fig. 7 and 8) without plotting software.
+// Line and scatter plots written as standalone SVG files that open in any browser: the energy
+// plots of the demos (Tran & Leok Fig. 7 and 8) and the outcome sets of `carom sets` without
+// plotting software.
 #pragma once
 
 #include <string>
@@ -12,6 +13,9 @@ struct Series {
   std::string color;  // any SVG colour, e.g. "#1f77b4"
   std::vector<double> x;
   std::vector<double> y;
+  // Dots of this radius (px) at the points instead of a line through them: sets of outcomes have
+  // no order to connect. 0 draws the line.
+  double dotRadius = 0;
 };
 
 class LinePlot {

@@ -1,0 +1,79 @@
+// carom::Scene: a scene file of INTERFACES.md §4 — world settings, the config tables ([solver],
+// [material.*], [pair.*.*]) and the bodies with their shape, mass, pose, velocity and material —
+// read and checked in full before anything uses it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "carom/bullet/config.h"
+#include "carom/bullet/precision.h"
+
+#include <BulletCollision/CollisionShapes/btCollisionShape.h>
+#include <LinearMath/btQuaternion.h>
+#include <LinearMath/btVector3.h>
+
+namespace carom {
+
+// [world]; the defaults are the values of INTERFACES.md §4.
+struct WorldSettings {
+  btVector3 gravity{0, 0, -9.81};  // m/s², world frame
+  double timestep = 0.01;          // fixed step h (s), > 0
+  double duration = 10.0;          // simulated time (s), > 0
+  int outputEvery = 1;             // write a frame every N steps, ≥ 1
+};
+
+enum class ShapeKind { plane, sphere, box, ellipsoid, capsule, cylinder, convexHull };
+const char* toString(ShapeKind kind);
+
+// The parameters of one shape; only those of `kind` are meaningful. Lengths in m, body frame.
+// Capsules and cylinders lie along the body's z axis.
+struct ShapeSpec {
+  ShapeKind kind = ShapeKind::sphere;
+  btVector3 normal{0, 0, 1};       // plane: unit normal; the plane is n·x = offset (world frame)
+  double offset = 0;               // plane
+  double radius = 0;               // sphere, capsule, cylinder
+  double halfHeight = 0;           // capsule (of the cylindrical part), cylinder
+  btVector3 halfExtents{0, 0, 0};  // box
+  btVector3 semiAxes{0, 0, 0};     // ellipsoid
+  std::vector<btVector3> points;   // convex hull vertices
+};
+
+// A body's state at t = 0; its body frame has its origin at the centre of mass and its axes along
+// the principal axes of inertia.
+struct SceneBody {
+  std::string name;
+  ShapeSpec shape;
+  double mass = 0;                       // kg; 0 makes the body static
+  btVector3 inertia{0, 0, 0};            // principal moments (kg·m²), from the shape unless given
+  btVector3 position{0, 0, 0};           // m, world frame
+  btQuaternion orientation{0, 0, 0, 1};  // body to world
+  btVector3 velocity{0, 0, 0};           // m/s, world frame
+  btVector3 angularVelocity{0, 0, 0};    // rad/s, world frame
+  std::string material = "default";      // a material of the scene's config
+  int line = 0;                          // the [[body]] line in the scene file, for messages
+
+  bool isStatic() const { return mass == 0; }
+};
+
+struct Scene {
+  std::string source;  // the file (or "<string>") the scene came from
+  WorldSettings world;
+  Config config;
+  std::vector<SceneBody> bodies;
+
+  // Throws carom::Error "SOURCE:LINE: KEY: problem" for malformed TOML, an unknown key, a wrong
+  // type, a missing or out-of-range value, a non-unit quaternion, an undefined material or a
+  // repeated body name.
+  static Scene parse(std::string_view text, std::string_view source = "<string>");
+  // parse() on a file's contents; throws carom::Error when the file cannot be read.
+  static Scene fromFile(const std::string& path);
+};
+
+// The Bullet shape of a spec (carom::EllipsoidShape for ellipsoids, btStaticPlaneShape for
+// planes, the z-axis variants of capsule and cylinder).
+std::unique_ptr<btCollisionShape> makeShape(const ShapeSpec& spec);
+
+}  // namespace carom

@@ -1,0 +1,17 @@
+// The principal moments of inertia of a uniform solid of each scene shape, about its centre of
+// mass along the body axes of ShapeSpec.
+#pragma once
+
+#include <string>
+
+#include "carom/bullet/scene.h"
+
+namespace carom {
+
+// Why a shape's inertia cannot come from the shape (an empty string when it can): a convex hull's
+// centre of mass and principal axes need not be its body frame, so the scene must state them.
+std::string inertiaProblem(const ShapeSpec& shape);
+// The moments (kg·m²) of a uniform body of `mass` (kg); requires inertiaProblem(shape) empty.
+btVector3 shapeInertia(const ShapeSpec& shape, double mass);
+
+}  // namespace carom

@@ -1,0 +1,276 @@
+// Scene::parse: the [world] and [[body]] tables of a scene file; the config tables go through
+// readConfigTables, the same code as a config file's.
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "carom/bullet/scene.h"
+#include "config_toml.h"
+#include "scene_inertia.h"
+#include "toml_reader.h"
+
+namespace carom {
+namespace {
+
+// A unit quaternion may carry the rounding of a file written with a few digits, no more.
+constexpr double kUnitQuaternionTolerance = 1e-6;
+
+btVector3 vector3(const TomlReader& reader, const toml::node& node, const std::string& key) {
+  const auto v = reader.numbers<3>(node, key);
+  for (double x : v) {
+    if (!std::isfinite(x)) reader.fail(node.source(), key, "must be finite");
+  }
+  return {v[0], v[1], v[2]};
+}
+
+double positive(const TomlReader& reader, const toml::node& node, const std::string& key) {
+  const double value = reader.number(node, key);
+  if (!(std::isfinite(value) && value > 0)) {
+    reader.fail(node.source(), key, "must be finite and positive, got " + std::to_string(value));
+  }
+  return value;
+}
+
+btVector3 positiveVector3(const TomlReader& reader, const toml::node& node,
+                          const std::string& key) {
+  const btVector3 v = vector3(reader, node, key);
+  for (int i = 0; i < 3; ++i) {
+    if (!(v[i] > 0)) reader.fail(node.source(), key, "every entry must be positive");
+  }
+  return v;
+}
+
+void readWorld(const TomlReader& reader, const toml::table& table, WorldSettings& world) {
+  for (const auto& [key, node] : table) {
+    const std::string path = "world." + std::string(key.str());
+    if (key == "gravity") {
+      world.gravity = vector3(reader, node, path);
+    } else if (key == "timestep") {
+      world.timestep = positive(reader, node, path);
+    } else if (key == "duration") {
+      world.duration = positive(reader, node, path);
+    } else if (key == "output_every") {
+      const std::int64_t every = reader.integer(node, path);
+      if (every < 1 || every > INT32_MAX) reader.fail(node.source(), path, "must be ≥ 1");
+      world.outputEvery = static_cast<int>(every);
+    } else {
+      reader.unknownKey(key, path, "gravity, timestep, duration, output_every");
+    }
+  }
+}
+
+inline constexpr config_values::Choice<ShapeKind> kShapeKinds[] = {
+    {"plane", ShapeKind::plane},
+    {"sphere", ShapeKind::sphere},
+    {"box", ShapeKind::box},
+    {"ellipsoid", ShapeKind::ellipsoid},
+    {"capsule", ShapeKind::capsule},
+    {"cylinder", ShapeKind::cylinder},
+    {"convex_hull", ShapeKind::convexHull}};
+
+// The keys each shape takes besides the common ones; any other key is unknown for that shape.
+const char* shapeKeys(ShapeKind kind) {
+  switch (kind) {
+    case ShapeKind::plane:
+      return "normal, offset";
+    case ShapeKind::sphere:
+      return "radius";
+    case ShapeKind::box:
+      return "half_extents";
+    case ShapeKind::ellipsoid:
+      return "semi_axes";
+    case ShapeKind::capsule:
+    case ShapeKind::cylinder:
+      return "radius, half_height";
+    case ShapeKind::convexHull:
+      return "points";
+  }
+  return "";
+}
+
+bool isShapeKey(ShapeKind kind, std::string_view key) {
+  const std::string keys = std::string(", ") + shapeKeys(kind) + ",";
+  return keys.find(", " + std::string(key) + ",") != std::string::npos;
+}
+
+// A plane is the world's boundary, not a body that moves: it takes no pose, mass or inertia.
+const char* kPlaneCommonKeys = "name, shape, mass, material";
+const char* kBodyCommonKeys =
+    "name, shape, mass, inertia, position, orientation, velocity, angular_velocity, material";
+
+bool isCommonKey(ShapeKind kind, std::string_view key) {
+  const std::string keys =
+      std::string(", ") + (kind == ShapeKind::plane ? kPlaneCommonKeys : kBodyCommonKeys) + ",";
+  return keys.find(", " + std::string(key) + ",") != std::string::npos;
+}
+
+void readShapeKey(const TomlReader& reader, const toml::node& node, const std::string& key,
+                  const std::string& path, ShapeSpec& shape) {
+  if (key == "normal") {
+    const btVector3 normal = vector3(reader, node, path);
+    if (!(normal.length() > 0)) reader.fail(node.source(), path, "must not be zero");
+    shape.normal = normal.normalized();
+  } else if (key == "offset") {
+    shape.offset = reader.number(node, path);
+    if (!std::isfinite(shape.offset)) reader.fail(node.source(), path, "must be finite");
+  } else if (key == "radius") {
+    shape.radius = positive(reader, node, path);
+  } else if (key == "half_height") {
+    shape.halfHeight = positive(reader, node, path);
+  } else if (key == "half_extents") {
+    shape.halfExtents = positiveVector3(reader, node, path);
+  } else if (key == "semi_axes") {
+    shape.semiAxes = positiveVector3(reader, node, path);
+  } else if (key == "points") {
+    if (!node.is_array()) reader.fail(node.source(), path, "expected an array of [x, y, z] points");
+    for (const toml::node& point : *node.as_array()) {
+      shape.points.push_back(vector3(reader, point, path));
+    }
+    if (shape.points.size() < 4) {
+      reader.fail(node.source(), path, "a convex hull needs at least 4 points");
+    }
+  }
+}
+
+// The keys a shape cannot do without, checked after the whole table is read.
+void requireShapeKeys(const TomlReader& reader, const toml::table& table, const std::string& path,
+                      ShapeKind kind) {
+  const std::string keys = shapeKeys(kind);
+  std::size_t begin = 0;
+  while (begin < keys.size()) {
+    const std::size_t end = std::min(keys.find(", ", begin), keys.size());
+    const std::string key = keys.substr(begin, end - begin);
+    const bool optional = kind == ShapeKind::plane && key == "offset";
+    if (!optional && !table.contains(key)) {
+      reader.fail(table.source(), path + "." + key,
+                  std::string("missing: a ") + toString(kind) + " needs " + shapeKeys(kind));
+    }
+    begin = end + 2;
+  }
+}
+
+btQuaternion unitQuaternion(const TomlReader& reader, const toml::node& node,
+                            const std::string& path) {
+  const auto q = reader.numbers<4>(node, path);  // w, x, y, z
+  const double norm = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  if (!(std::abs(norm - 1.0) <= kUnitQuaternionTolerance)) {
+    reader.fail(node.source(), path,
+                "must be a unit quaternion [w, x, y, z], got norm " + std::to_string(norm));
+  }
+  return btQuaternion(q[1], q[2], q[3], q[0]).normalized();
+}
+
+SceneBody readBody(const TomlReader& reader, const Config& config, const toml::table& table,
+                   const std::string& path) {
+  SceneBody body;
+  body.line = static_cast<int>(table.source().begin.line);
+  const toml::node* shapeNode = table.get("shape");
+  if (shapeNode == nullptr) reader.fail(table.source(), path + ".shape", "missing");
+  body.shape.kind = reader.choice(*shapeNode, path + ".shape", kShapeKinds);
+  const ShapeKind kind = body.shape.kind;
+  bool inertiaGiven = false;
+  for (const auto& [key, node] : table) {
+    const std::string name(key.str());
+    const std::string keyPath = path + "." + name;
+    if (isShapeKey(kind, name)) {
+      readShapeKey(reader, node, name, keyPath, body.shape);
+    } else if (!isCommonKey(kind, name)) {
+      reader.unknownKey(key, keyPath,
+                        std::string(kind == ShapeKind::plane ? kPlaneCommonKeys : kBodyCommonKeys) +
+                            ", " + shapeKeys(kind));
+    } else if (name == "name") {
+      body.name = reader.string(node, keyPath);
+      if (body.name.empty()) reader.fail(node.source(), keyPath, "must not be empty");
+    } else if (name == "mass") {
+      body.mass = reader.number(node, keyPath);
+      if (!(std::isfinite(body.mass) && body.mass >= 0)) {
+        reader.fail(node.source(), keyPath,
+                    "must be finite and ≥ 0 (0: static), got " + std::to_string(body.mass));
+      }
+      if (kind == ShapeKind::plane && body.mass != 0) {
+        reader.fail(node.source(), keyPath, "a plane is static: mass 0 or omitted");
+      }
+    } else if (name == "inertia") {
+      body.inertia = positiveVector3(reader, node, keyPath);
+      inertiaGiven = true;
+    } else if (name == "position") {
+      body.position = vector3(reader, node, keyPath);
+    } else if (name == "orientation") {
+      body.orientation = unitQuaternion(reader, node, keyPath);
+    } else if (name == "velocity") {
+      body.velocity = vector3(reader, node, keyPath);
+    } else if (name == "angular_velocity") {
+      body.angularVelocity = vector3(reader, node, keyPath);
+    } else if (name == "material") {
+      body.material = reader.string(node, keyPath);
+      if (config.materials().count(body.material) == 0) {
+        reader.fail(node.source(), keyPath, "material \"" + body.material + "\" is not defined");
+      }
+    }
+  }
+  if (body.name.empty()) reader.fail(table.source(), path + ".name", "missing");
+  requireShapeKeys(reader, table, path, kind);
+  if (body.isStatic()) {
+    if (!body.velocity.isZero() || !body.angularVelocity.isZero()) {
+      reader.fail(table.source(), path + ".velocity", "a static body (mass 0) cannot move");
+    }
+  } else if (!inertiaGiven) {
+    const std::string problem = inertiaProblem(body.shape);
+    if (!problem.empty()) reader.fail(table.source(), path + ".inertia", problem);
+    body.inertia = shapeInertia(body.shape, body.mass);
+  }
+  return body;
+}
+
+void readBodies(const TomlReader& reader, const toml::node& node, Scene& scene) {
+  if (!node.is_array_of_tables()) {
+    reader.fail(node.source(), "body", "expected [[body]] tables");
+  }
+  std::set<std::string> names;
+  const toml::array& bodies = *node.as_array();
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const std::string path = "body[" + std::to_string(i) + "]";
+    SceneBody body = readBody(reader, scene.config, *bodies[i].as_table(), path);
+    if (!names.insert(body.name).second) {
+      reader.fail(bodies[i].source(), path + ".name",
+                  "another body is already named \"" + body.name + "\"");
+    }
+    scene.bodies.push_back(std::move(body));
+  }
+}
+
+}  // namespace
+
+const char* toString(ShapeKind kind) {
+  return config_values::nameOf(kShapeKinds, kind);
+}
+
+Scene Scene::parse(std::string_view text, std::string_view source) {
+  const TomlReader reader(source);
+  const toml::table root = reader.parse(text);
+  for (const auto& [key, node] : root) {
+    if (key != "world" && key != "solver" && key != "material" && key != "pair" && key != "body") {
+      reader.unknownKey(key, std::string(key.str()), "world, solver, material, pair, body");
+    }
+  }
+  Scene scene;
+  scene.source = std::string(source);
+  readConfigTables(reader, root, scene.config);
+  if (const toml::node* node = root.get("world")) {
+    readWorld(reader, reader.table(*node, "world"), scene.world);
+  }
+  if (const toml::node* node = root.get("body")) readBodies(reader, *node, scene);
+  return scene;
+}
+
+Scene Scene::fromFile(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream text;
+  text << file.rdbuf();
+  if (!file) throw Error(path + ": cannot read the scene file");
+  return parse(text.str(), path);
+}
+
+}  // namespace carom

@@ -1,0 +1,50 @@
+#include "staged_output.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "carom/error.h"
+
+namespace carom::cli {
+
+StagedOutput::StagedOutput(std::string directory) : directory_(std::move(directory)) {
+  std::error_code error;
+  std::filesystem::create_directories(directory_, error);
+  if (error) throw Error(directory_ + ": cannot create the output directory: " + error.message());
+}
+
+StagedOutput::~StagedOutput() {
+  for (const auto& [temporary, final] : staged_) {
+    std::error_code ignored;  // a temporary file that is already gone needs no cleaning
+    std::filesystem::remove(temporary, ignored);
+  }
+}
+
+std::string StagedOutput::stage(const std::string& name) {
+  // The process id keeps two commands writing into one directory from sharing a temporary file.
+  const std::string temporary =
+      directory_ + "/." + name + ".partial-" + std::to_string(static_cast<long>(::getpid()));
+  staged_.emplace_back(temporary, directory_ + "/" + name);
+  return temporary;
+}
+
+void StagedOutput::write(const std::string& name, const std::string& text) {
+  const std::string path = stage(name);
+  std::ofstream file(path, std::ios::binary);
+  file << text;
+  file.close();
+  if (!file) throw Error(path + ": cannot write");
+}
+
+void StagedOutput::commit() {
+  for (const auto& [temporary, final] : staged_) {
+    std::error_code error;
+    std::filesystem::rename(temporary, final, error);
+    if (error) throw Error(final + ": cannot write: " + error.message());
+  }
+  staged_.clear();
+}
+
+}  // namespace carom::cli
