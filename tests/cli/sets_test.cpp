@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -106,6 +107,59 @@ TEST(Sets, RockingBlockReachesBothSequentialLifts) {
   const double tolerance = 0.1 * lifts[0].norm();
   EXPECT_LT(nearest[0], tolerance);
   EXPECT_LT(nearest[1], tolerance);
+}
+
+// Runs `carom sets` on a bundled scene; the rows of outcomes.csv grouped by sample, by body name.
+std::map<int, std::map<std::string, Row>> sampleScene(const std::string& name) {
+  const std::string out = testing::TempDir() + "carom_sets_" + name;
+  std::filesystem::remove_all(out);
+  std::ostringstream log;
+  runSets({kScenes + "/" + name + ".toml", 1 << 14, out}, log);
+  std::string header;
+  std::map<int, std::map<std::string, Row>> samples;
+  for (const Row& row : readOutcomes(out + "/outcomes.csv", header)) {
+    samples[row.sample][row.body] = row;
+  }
+  return samples;
+}
+
+TEST(Sets, BoxAndWallReachesTheSequentialOutcome) {
+  // Digest §6.3, mapped to the x–z plane: (vx, vz, ωy) = (0.063790, −0.169432, −0.417754).
+  const Eigen::Matrix<double, 6, 1> sequential =
+      (Eigen::Matrix<double, 6, 1>() << 0.063790, 0, -0.169432, 0, -0.417754, 0).finished();
+  double nearest = INFINITY;
+  for (const auto& [sample, bodies] : sampleScene("box_and_wall")) {
+    const Row& box = bodies.at("box");
+    EXPECT_LE(box.kinetic, 0.5 * (1 + 1e-9));
+    nearest = std::min(nearest,
+                       (Eigen::Map<const Eigen::Matrix<double, 6, 1>>(box.v) - sequential).norm());
+  }
+  // 5% of |v⁺| = 0.46 m/s; the simultaneous outcome (rest) is 100% away.
+  EXPECT_LT(nearest, 0.05 * sequential.norm());
+}
+
+TEST(Sets, DiskStackMatchesTheDigestsRanges) {
+  // Digest §6.5 with correct tangents: vnA ≤ 0.070, vnC ∈ [0, 0.209], vnD ∈ [0, 0.213].
+  const double s3 = std::sqrt(3.0);
+  const auto normalVelocity = [&](const Row& top, const Row& lower, double side) {
+    // n from the lower disk's centre to the top's: (−side/2, 0, √3/2), side −1 left, +1 right.
+    return -side / 2 * (top.v[0] - lower.v[0]) + s3 / 2 * (top.v[2] - lower.v[2]);
+  };
+  double largestC = 0, largestLift = 0;
+  for (const auto& [sample, bodies] : sampleScene("disk_stack")) {
+    const Row &top = bodies.at("top"), &left = bodies.at("left"), &right = bodies.at("right");
+    const double vnC = normalVelocity(top, left, -1), vnD = normalVelocity(top, right, 1);
+    // Terminated samples: no contact approaches (sim.h's tolerance, 1e-8 m/s).
+    EXPECT_GE(vnC, -1e-8) << "sample " << sample;
+    EXPECT_GE(vnD, -1e-8) << "sample " << sample;
+    EXPECT_GE(left.v[2], -1e-8) << "sample " << sample;  // nobody sinks into the ground
+    largestC = std::max(largestC, vnC);
+    largestLift = std::max({largestLift, left.v[2], right.v[2]});
+  }
+  EXPECT_GT(largestC, 0.9 * 0.209);
+  EXPECT_LT(largestC, 0.213);
+  EXPECT_GT(largestLift, 0.0);  // [P]: a lower disk may lift off the ground slightly
+  EXPECT_LE(largestLift, 0.070);
 }
 
 TEST(Sets, AFailedSceneLeavesNoOutput) {

@@ -110,6 +110,9 @@ void runSets(const SetsOptions& options, std::ostream& log) {
   log << "samples: " << set.terminatedCount() << " of " << set.outcomes.size()
       << " terminated, step size h " << h << " N·s, seed " << seed << ", " << set.meanSteps()
       << " LCPs per sample\n";
+  // Halm–Posa's set is that of the compression impulses; a material's restitution is an
+  // engine's business afterwards (core/routh/restitution.h), and a user should not expect it here.
+  log << "the set is inelastic: material restitution is not applied by carom sets\n";
   logOutcome(scene, impact, "before", impact.vMinus, log);
   logOutcome(scene, impact, "simultaneous", simultaneous.outcome.v, log);
   logOutcome(scene, impact, "sequential 0..m-1", forward.outcome.v, log);
