@@ -123,5 +123,28 @@ mass = 1.0
   EXPECT_NEAR(hi.x(), 0.5, 1e-9);
 }
 
+TEST(Scene, CapsuleAndCylinderInertiaAlongZ) {
+  const Scene scene = Scene::parse(R"([[body]]
+name = "pill"
+shape = "capsule"
+radius = 0.05
+half_height = 0.1
+mass = 0.3
+[[body]]
+name = "can"
+shape = "cylinder"
+radius = 0.05
+half_height = 0.1
+mass = 0.4
+)");
+  // Capsule: cylinder 0.225 kg and hemispheres 0.075 kg (volumes 1.5708e-3 and 5.236e-4 m³);
+  // axial mc r²/2 + (2/5) ms r², across mc (3r² + L²)/12 + ms (2r²/5 + L²/4 + 3Lr/8).
+  EXPECT_NEAR(scene.bodies[0].inertia.z(), 3.5625e-4, 1e-12);
+  EXPECT_NEAR(scene.bodies[0].inertia.x(), 8.90625e-4 + 1.10625e-3, 1e-12);
+  // Cylinder: m r²/2 along the axis, m (3r² + L²)/12 across.
+  EXPECT_NEAR(scene.bodies[1].inertia.z(), 0.5 * 0.4 * 0.0025, 1e-15);
+  EXPECT_NEAR(scene.bodies[1].inertia.y(), 0.4 * (0.0075 + 0.04) / 12, 1e-15);
+}
+
 }  // namespace
 }  // namespace carom

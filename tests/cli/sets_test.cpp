@@ -162,6 +162,20 @@ TEST(Sets, DiskStackMatchesTheDigestsRanges) {
   EXPECT_LE(largestLift, 0.070);
 }
 
+TEST(Sets, NewtonsCradleConservesMomentumAndNeverGainsEnergy) {
+  // Five 0.1 kg balls, the first at 1 m/s, no static body in touch: every outcome keeps the
+  // momentum 0.1 kg·m/s and at most the kinetic energy 0.05 J.
+  for (const auto& [sample, bodies] : sampleScene("newtons_cradle_touching")) {
+    double momentum = 0, kinetic = 0;
+    for (const auto& [name, row] : bodies) {
+      momentum += 0.1 * row.v[0];
+      kinetic += row.kinetic;
+    }
+    EXPECT_NEAR(momentum, 0.1, 1e-9) << "sample " << sample;
+    EXPECT_LE(kinetic, 0.05 * (1 + 1e-9)) << "sample " << sample;
+  }
+}
+
 TEST(Sets, AFailedSceneLeavesNoOutput) {
   const std::string dir = testing::TempDir() + "carom_sets_failed";
   std::filesystem::remove_all(dir);
