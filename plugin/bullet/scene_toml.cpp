@@ -1,6 +1,8 @@
 // Scene::parse: the [world] and [[body]] tables of a scene file; the config tables go through
 // readConfigTables, the same code as a config file's.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <set>
 #include <sstream>
