@@ -5,9 +5,11 @@
 #include "carom/version.h"
 
 #include "carom/bullet/config.h"
+#include "carom/bullet/dynamics_world.h"
 #include "carom/bullet/ellipsoid_shape.h"
 #include "carom/bullet/gap.h"
 #include "carom/bullet/impact_solver.h"
+#include "carom/bullet/impact_event.h"
 
 #include "carom/core/body.h"
 #include "carom/core/collision_integrator.h"

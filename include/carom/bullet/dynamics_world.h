@@ -1,0 +1,89 @@
+// carom::DynamicsWorld: a btDiscreteDynamicsWorld whose step is chosen by carom::Config's
+// solver.kind (INTERFACES.md §1–2). `bullet` is the base class's step, untouched; `variational`
+// replaces Bullet's per-step integration by the LGVI flow with impacts located and resolved at
+// their instant and persistent contacts held by a velocity-level LCP (ARCHITECTURE.md "One step").
+#pragma once
+
+#include "carom/bullet/precision.h"
+
+#include <BulletDynamics/Dynamics/btDiscreteDynamicsWorld.h>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "carom/bullet/config.h"
+#include "carom/bullet/impact_event.h"
+
+namespace carom {
+
+// What the last internal step of a variational world did beyond the ordinary.
+struct StepDiagnostics {
+  int impacts = 0;             // impacts resolved in the step
+  int persistentContacts = 0;  // contact points held by the persistent-contact LCP
+  // True when solver.maxEventsPerStep impacts were resolved and the step still had not finished:
+  // the rest of the step was then taken with the remaining contacts held as persistent ones
+  // (a Zeno guard; the step never hangs). `message` says where.
+  bool eventLimitReached = false;
+  std::string message;
+};
+
+class DynamicsWorld : public btDiscreteDynamicsWorld {
+ public:
+  // As btDiscreteDynamicsWorld, plus the config. The world owns Bullet's stock sequential-impulse
+  // solver (used in `bullet` mode). Throws carom::Error for solver.kind = lcp: that mode is
+  // carom::ImpactSolver's and is not available in this world yet.
+  DynamicsWorld(btDispatcher* dispatcher, btBroadphaseInterface* broadphase,
+                btCollisionConfiguration* collisionConfiguration, const Config& config = Config());
+
+  const Config& getConfig() const { return m_config; }
+  SolverKind getSolverKind() const { return m_config.solver.kind; }
+
+  // Variational mode refuses joints (btTypedConstraint) with carom::Error: the LGVI step has no
+  // bilateral constraint rows. `bullet` mode adds them as the base class does.
+  void addConstraint(btTypedConstraint* constraint,
+                     bool disableCollisionsBetweenLinkedBodies = false) override;
+
+  void removeRigidBody(btRigidBody* body) override;
+  void removeCollisionObject(btCollisionObject* collisionObject) override;
+
+  // Gives `body` the config's material `name` (INTERFACES.md §2). A body without one uses Bullet's
+  // own restitution and friction, combined by Bullet's global combiners, with Stronge's law (or
+  // its partner's law when the partner has a carom material). Throws carom::Error naming the
+  // material when the config does not define it; nothing changes then.
+  void setMaterial(const btCollisionObject* body, const std::string& name);
+  // The body's carom material name, or nullptr when it has none.
+  const std::string* getMaterial(const btCollisionObject* body) const;
+
+  // Called once per contact of every impact, in the order they happen, during stepSimulation.
+  void setImpactCallback(ImpactCallback callback) { m_impactCallback = std::move(callback); }
+  // Every impact since the last clearImpactEvents(), oldest first.
+  const std::vector<ImpactEvent>& getImpactEvents() const { return m_impactEvents; }
+  void clearImpactEvents() { m_impactEvents.clear(); }
+
+  const StepDiagnostics& getLastStepDiagnostics() const { return m_lastStep; }
+
+ protected:
+  void internalSingleStepSimulation(btScalar timeStep) override;
+
+ private:
+  friend class VariationalStep;
+
+  void variationalSingleStep(double timeStep);
+  void recordImpact(const ImpactEvent& event);
+  void forget(const btCollisionObject* object);
+
+  Config m_config;
+  std::map<const btCollisionObject*, std::string> m_materials;
+  // Persistent-contact impulses of the previous step (warm start), keyed by the pair and the
+  // contact point's feature (vertex index, −1 for the single witness point).
+  std::map<std::pair<std::pair<const btCollisionObject*, const btCollisionObject*>, int>, btVector3>
+      m_warmStart;
+  ImpactCallback m_impactCallback;
+  std::vector<ImpactEvent> m_impactEvents;
+  StepDiagnostics m_lastStep;
+  double m_simulatedTime = 0;  // sum of the internal steps taken (s)
+};
+
+}  // namespace carom

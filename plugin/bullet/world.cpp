@@ -1,0 +1,88 @@
+// carom::DynamicsWorld: construction, the mode switch, materials, joints and impact events. The
+// variational step itself lives in variational_step.cpp.
+#include "carom/bullet/dynamics_world.h"
+
+#include "carom/error.h"
+#include "variational_step.h"
+
+namespace carom {
+
+DynamicsWorld::DynamicsWorld(btDispatcher* dispatcher, btBroadphaseInterface* broadphase,
+                             btCollisionConfiguration* collisionConfiguration, const Config& config)
+    // A null solver makes the base class create and own Bullet's stock sequential-impulse solver.
+    : btDiscreteDynamicsWorld(dispatcher, broadphase, nullptr, collisionConfiguration),
+      m_config(config) {
+  if (config.solver.kind == SolverKind::lcp) {
+    throw Error(
+        "solver.kind = \"lcp\" is carom::ImpactSolver's mode and is not available in "
+        "carom::DynamicsWorld yet; use \"bullet\" or \"variational\"");
+  }
+}
+
+void DynamicsWorld::addConstraint(btTypedConstraint* constraint,
+                                  bool disableCollisionsBetweenLinkedBodies) {
+  if (m_config.solver.kind == SolverKind::variational) {
+    throw Error(
+        "addConstraint: joint constraints (btTypedConstraint) are not supported with "
+        "solver.kind = \"variational\"; use solver.kind = \"bullet\" for scenes with joints");
+  }
+  btDiscreteDynamicsWorld::addConstraint(constraint, disableCollisionsBetweenLinkedBodies);
+}
+
+void DynamicsWorld::removeRigidBody(btRigidBody* body) {
+  forget(body);
+  btDiscreteDynamicsWorld::removeRigidBody(body);
+}
+
+void DynamicsWorld::removeCollisionObject(btCollisionObject* collisionObject) {
+  forget(collisionObject);
+  btDiscreteDynamicsWorld::removeCollisionObject(collisionObject);
+}
+
+void DynamicsWorld::forget(const btCollisionObject* object) {
+  m_materials.erase(object);
+  for (auto it = m_warmStart.begin(); it != m_warmStart.end();) {
+    const auto& pair = it->first.first;
+    it = (pair.first == object || pair.second == object) ? m_warmStart.erase(it) : std::next(it);
+  }
+}
+
+void DynamicsWorld::setMaterial(const btCollisionObject* body, const std::string& name) {
+  if (body == nullptr) throw Error("setMaterial: body is null");
+  m_config.material(name);  // throws for an undefined material, naming it
+  m_materials[body] = name;
+}
+
+const std::string* DynamicsWorld::getMaterial(const btCollisionObject* body) const {
+  const auto found = m_materials.find(body);
+  return found == m_materials.end() ? nullptr : &found->second;
+}
+
+void DynamicsWorld::recordImpact(const ImpactEvent& event) {
+  m_impactEvents.push_back(event);
+  if (m_impactCallback) m_impactCallback(event);
+}
+
+// Bullet's internalSingleStepSimulation with its predict–collide–solve–integrate core replaced by
+// the variational step; callbacks, narrowphase manifolds (for games that read them), islands,
+// actions and sleeping stay Bullet's.
+void DynamicsWorld::variationalSingleStep(double timeStep) {
+  if (m_internalPreTickCallback) m_internalPreTickCallback(this, timeStep);
+  m_lastStep = VariationalStep(*this, timeStep).run();
+  btCollisionWorld::performDiscreteCollisionDetection();
+  calculateSimulationIslands();
+  updateActions(timeStep);
+  updateActivationState(timeStep);
+  if (m_internalTickCallback) m_internalTickCallback(this, timeStep);
+}
+
+void DynamicsWorld::internalSingleStepSimulation(btScalar timeStep) {
+  if (m_config.solver.kind == SolverKind::variational) {
+    variationalSingleStep(timeStep);
+  } else {
+    btDiscreteDynamicsWorld::internalSingleStepSimulation(timeStep);
+  }
+  m_simulatedTime += timeStep;
+}
+
+}  // namespace carom

@@ -1,0 +1,91 @@
+// Stages 1 and 6 of the variational step: Bullet's rigid bodies to double-precision core states
+// and back. The one place where the world converts between btRigidBody and core::BodyState.
+#include <BulletCollision/CollisionDispatch/btCollisionObject.h>
+
+#include "bt_eigen.h"
+#include "carom/error.h"
+#include "variational_step.h"
+
+namespace carom {
+
+using detail::toBt;
+using detail::toEigen;
+
+namespace {
+
+// Bullet keeps the body frame at the centre of mass on the principal axes, with the inverse
+// principal moments in getInvInertiaDiagLocal (digest §3.1): J = diag(1/I⁻¹ᵢ).
+core::MassProperties massOf(const btRigidBody& body) {
+  const btVector3 inverse = body.getInvInertiaDiagLocal();
+  if (!(inverse.x() > 0 && inverse.y() > 0 && inverse.z() > 0)) {
+    throw Error(
+        "variational step: a dynamic body has an infinite principal moment of inertia "
+        "(getInvInertiaDiagLocal has a zero); give it the shape's local inertia");
+  }
+  const core::Vec3 moments(1 / inverse.x(), 1 / inverse.y(), 1 / inverse.z());
+  return core::MassProperties::create(1 / body.getInvMass(), moments.asDiagonal());
+}
+
+}  // namespace
+
+void VariationalStep::readBodies() {
+  for (int i = 0; i < m_world.getNumCollisionObjects(); ++i) {
+    btRigidBody* body = btRigidBody::upcast(m_world.getCollisionObjectArray()[i]);
+    if (body == nullptr || body->isStaticOrKinematicObject() || !body->isActive()) continue;
+    // Bullet's damping acts on the velocities at the start of the step, as in
+    // btDiscreteDynamicsWorld::predictUnconstraintMotion; with zero damping it changes nothing.
+    body->applyDamping(m_timeStep);
+    const core::MassProperties mass = massOf(*body);
+    const btTransform& frame = body->getCenterOfMassTransform();
+    core::ExternalLoad load;
+    load.gravity = toEigen(body->getGravity());
+    // stepSimulation has already added m·g to the total force (applyGravity).
+    load.force = toEigen(body->getTotalForce()) - mass.mass() * load.gravity;
+    load.torque = toEigen(body->getTotalTorque());
+    const core::BodyState state = core::stateFromVelocities(
+        mass, toEigen(frame.getOrigin()), toEigen(frame.getBasis()),
+        toEigen(body->getLinearVelocity()), toEigen(body->getAngularVelocity()));
+    m_bodies.push_back({body, mass, state, load});
+  }
+}
+
+void VariationalStep::writeBodies() {
+  for (const StepBody& body : m_bodies) {
+    body.rigidBody->setCenterOfMassTransform(btTransform(toBt(body.state.R), toBt(body.state.x)));
+    body.rigidBody->setLinearVelocity(toBt(core::linearVelocity(body.mass, body.state)));
+    body.rigidBody->setAngularVelocity(toBt(core::angularVelocityWorld(body.mass, body.state)));
+  }
+}
+
+core::impact::ContactBody VariationalStep::contactBodyOf(int index,
+                                                         const btCollisionObject* object) const {
+  core::impact::ContactBody contact;
+  if (index == kFixed) {
+    // Static, kinematic or sleeping: immovable, moving with its own (kinematic) velocity.
+    const btRigidBody* body = btRigidBody::upcast(object);
+    contact.centerOfMass = toEigen(object->getWorldTransform().getOrigin());
+    if (body != nullptr) {
+      contact.linearVelocity = toEigen(body->getLinearVelocity());
+      contact.angularVelocity = toEigen(body->getAngularVelocity());
+    }
+    return contact;
+  }
+  const StepBody& body = m_bodies[index];
+  contact.inverseMass = body.mass.inverseMass();
+  contact.inverseInertiaWorld =
+      body.state.R * body.mass.inverseInertia() * body.state.R.transpose();
+  contact.centerOfMass = body.state.x;
+  contact.linearVelocity = core::linearVelocity(body.mass, body.state);
+  contact.angularVelocity = core::angularVelocityWorld(body.mass, body.state);
+  return contact;
+}
+
+// γ = m v, Π = J Rᵀ ω (Tran & Leok (4.11)).
+void VariationalStep::applyVelocities(int index, const core::Vec3& v, const core::Vec3& omega) {
+  if (index == kFixed) return;
+  StepBody& body = m_bodies[index];
+  body.state.gamma = body.mass.mass() * v;
+  body.state.Pi = body.mass.inertia() * (body.state.R.transpose() * omega);
+}
+
+}  // namespace carom

@@ -1,0 +1,190 @@
+// Stage 4's resolution: the contacts touching at an impact instant mapped from pre- to
+// post-impact velocities. One contact: the pair material's impact law (core::impact::applyLaw).
+// Several: Halm–Posa's simultaneous model with the configured policy and per-contact energetic
+// restitution (core::routh::resolveImpactWithRestitution).
+#include <cmath>
+
+#include "bt_eigen.h"
+#include "carom/core/routh/policy.h"
+#include "carom/core/routh/restitution.h"
+#include "variational_step.h"
+
+namespace carom {
+
+using detail::toBt;
+
+namespace {
+
+// Two unit tangents completing the unit normal n to a right-handed frame.
+std::pair<core::Vec3, core::Vec3> tangentsOf(const core::Vec3& n) {
+  const core::Vec3 helper = std::abs(n.x()) < 0.9 ? core::Vec3::UnitX() : core::Vec3::UnitY();
+  const core::Vec3 t1 = n.cross(helper).normalized();
+  return {t1, n.cross(t1)};
+}
+
+core::routh::ImpactPolicy policyOf(const SolverSettings& settings, Eigen::Index contacts,
+                                   double impulseScale) {
+  core::routh::ImpactPolicy policy;
+  policy.seed = settings.seed;
+  switch (settings.simultaneous) {
+    case SimultaneousModel::routh:
+      // Equal impulse rates at every contact (Halm & Posa policy B); a tenth of the largest
+      // single-contact stopping impulse per step resolves a landing in about ten step LCPs.
+      policy.kind = core::routh::PolicyKind::kEqualRate;
+      policy.stepSize = impulseScale / 10;
+      policy.sim.maxSteps = 40;
+      break;
+    case SimultaneousModel::simultaneous:
+      policy.kind = core::routh::PolicyKind::kSimultaneous;
+      break;
+    case SimultaneousModel::sequential:
+      policy.kind = core::routh::PolicyKind::kSequential;
+      for (Eigen::Index i = 0; i < contacts; ++i)
+        policy.order.push_back(i);
+      break;
+  }
+  return policy;
+}
+
+}  // namespace
+
+void VariationalStep::resolveImpact(double elapsed) {
+  std::vector<core::BodyState> current;
+  for (const StepBody& body : m_bodies)
+    current.push_back(body.state);
+  std::vector<PairContact> contacts;
+  std::vector<core::impact::Contact> geometry;
+  for (const CandidatePair& pair : m_pairs) {
+    if (gapOf(pair, current).distance + pair.slack > kContactTolerance) continue;
+    for (const PairContact& contact : contactsOf(pair, current)) {
+      const core::impact::Contact c{contactBodyOf(pair.bodyA, pair.a),
+                                    contactBodyOf(pair.bodyB, pair.b), contact.point,
+                                    contact.normal};
+      if (contact.normal.dot(core::impact::relativeVelocity(c)) < 0) {  // approaching
+        contacts.push_back(contact);
+        geometry.push_back(c);
+      }
+    }
+  }
+  if (contacts.empty()) return;  // grazing: the gap closed without an approaching contact
+
+  ImpactEvent event;
+  event.time = m_world.m_simulatedTime + elapsed * m_timeStep;
+  event.fraction = elapsed;
+  event.contactsInImpact = static_cast<int>(contacts.size());
+  if (contacts.size() == 1) {
+    const CandidatePair& pair = contacts[0].pair;
+    const core::impact::Contact& c = geometry[0];
+    const core::impact::ImpactOutcome outcome =
+        core::impact::applyLaw(c, core::impact::impactLaw(materialOf(pair.a, pair.b)));
+    applyVelocities(pair.bodyA, outcome.linearVelocityA, outcome.angularVelocityA);
+    applyVelocities(pair.bodyB, outcome.linearVelocityB, outcome.angularVelocityB);
+    core::impact::Contact after = c;
+    after.a.linearVelocity = outcome.linearVelocityA;
+    after.a.angularVelocity = outcome.angularVelocityA;
+    after.b.linearVelocity = outcome.linearVelocityB;
+    after.b.angularVelocity = outcome.angularVelocityB;
+    event.bodyA = pair.a;
+    event.bodyB = pair.b;
+    event.point = toBt(c.point);
+    event.normal = -toBt(c.normal);
+    event.impulse = -toBt(outcome.impulse);
+    event.normalVelocityBefore = c.normal.dot(core::impact::relativeVelocity(c));
+    event.normalVelocityAfter = c.normal.dot(core::impact::relativeVelocity(after));
+    event.energyChange = outcome.energyChange;
+    m_world.recordImpact(event);
+    return;
+  }
+
+  // Several contacts: generalized velocities v = [v_i; ω_i] of the step bodies involved, M =
+  // blockdiag(m I, J_world), and per contact the rows u = d·(v_B + ω_B × r_B − v_A − ω_A × r_A)
+  // for d = n, t1, t2 (Halm & Posa digest §1, rigid bodies in 3D).
+  std::vector<int> involved;
+  auto slotOf = [&](int index) {
+    if (index == kFixed) return -1;
+    const auto found = std::find(involved.begin(), involved.end(), index);
+    if (found != involved.end()) return static_cast<int>(found - involved.begin());
+    involved.push_back(index);
+    return static_cast<int>(involved.size()) - 1;
+  };
+  for (const PairContact& contact : contacts) {
+    slotOf(contact.pair.bodyA);
+    slotOf(contact.pair.bodyB);
+  }
+  const Eigen::Index m = static_cast<Eigen::Index>(contacts.size());
+  const Eigen::Index n = 6 * static_cast<Eigen::Index>(involved.size());
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(n, n);
+  Eigen::VectorXd vMinus(n);
+  for (std::size_t s = 0; s < involved.size(); ++s) {
+    const StepBody& body = m_bodies[involved[s]];
+    const core::impact::ContactBody c = contactBodyOf(involved[s], body.rigidBody);
+    M.block<3, 3>(6 * s, 6 * s) = body.mass.mass() * core::Mat3::Identity();
+    M.block<3, 3>(6 * s + 3, 6 * s + 3) =
+        body.state.R * body.mass.inertia() * body.state.R.transpose();
+    vMinus.segment<3>(6 * s) = c.linearVelocity;
+    vMinus.segment<3>(6 * s + 3) = c.angularVelocity;
+  }
+  Eigen::MatrixXd Jn = Eigen::MatrixXd::Zero(m, n);
+  Eigen::MatrixXd Jt = Eigen::MatrixXd::Zero(2 * m, n);
+  Eigen::VectorXd mu(m), restitution(m);
+  std::vector<std::pair<core::Vec3, core::Vec3>> tangents;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const PairContact& contact = contacts[i];
+    const core::impact::Contact& c = geometry[i];
+    tangents.push_back(tangentsOf(contact.normal));
+    const core::Vec3 directions[3] = {contact.normal, tangents.back().first,
+                                      tangents.back().second};
+    const core::impact::Material material = materialOf(contact.pair.a, contact.pair.b);
+    mu(i) = material.friction;
+    restitution(i) = material.restitution;
+    for (int side = 0; side < 2; ++side) {
+      const int slot = slotOf(side == 0 ? contact.pair.bodyA : contact.pair.bodyB);
+      if (slot < 0) continue;
+      const double sign = side == 0 ? -1.0 : 1.0;
+      const core::Vec3 r = contact.point - (side == 0 ? c.a : c.b).centerOfMass;
+      for (int k = 0; k < 3; ++k) {
+        Eigen::RowVectorXd row = Eigen::RowVectorXd::Zero(n);
+        row.segment<3>(6 * slot) = sign * directions[k].transpose();
+        row.segment<3>(6 * slot + 3) = sign * r.cross(directions[k]).transpose();
+        if (k == 0)
+          Jn.row(i) += row;
+        else
+          Jt.row(2 * i + k - 1) += row;
+      }
+    }
+  }
+  const core::routh::ImpactProblem problem = core::routh::ImpactProblem::spatial(M, Jn, Jt, mu);
+  double impulseScale = 0;  // the largest impulse that stops one contact alone (N s)
+  const Eigen::MatrixXd Minv = M.inverse();
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const double approach = -Jn.row(i).dot(vMinus);
+    impulseScale = std::max(impulseScale, approach / Jn.row(i).dot(Minv * Jn.row(i).transpose()));
+  }
+  const core::routh::RestitutionResult result = core::routh::resolveImpactWithRestitution(
+      problem, vMinus, policyOf(m_world.getConfig().solver, m, impulseScale), restitution);
+  for (std::size_t s = 0; s < involved.size(); ++s) {
+    applyVelocities(involved[s], result.v.segment<3>(6 * s), result.v.segment<3>(6 * s + 3));
+  }
+  const double energyChange = problem.kineticEnergy(result.v) - problem.kineticEnergy(vMinus);
+  const core::routh::ImpactOutcome& compression = result.compression.outcome;
+  const Eigen::Index k = problem.directions();
+  for (Eigen::Index i = 0; i < m; ++i) {
+    core::Vec3 impulse = compression.impulseN(i) * contacts[i].normal;
+    for (Eigen::Index j = 0; j < k; ++j) {
+      const double angle = 2 * M_PI * static_cast<double>(j) / static_cast<double>(k);
+      impulse += compression.impulseD(i * k + j) *
+                 (std::cos(angle) * tangents[i].first + std::sin(angle) * tangents[i].second);
+    }
+    event.bodyA = contacts[i].pair.a;
+    event.bodyB = contacts[i].pair.b;
+    event.point = toBt(contacts[i].point);
+    event.normal = -toBt(contacts[i].normal);
+    event.impulse = -toBt(impulse);
+    event.normalVelocityBefore = Jn.row(i).dot(vMinus);
+    event.normalVelocityAfter = Jn.row(i).dot(result.v);
+    event.energyChange = energyChange;
+    m_world.recordImpact(event);
+  }
+}
+
+}  // namespace carom

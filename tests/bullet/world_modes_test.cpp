@@ -1,0 +1,78 @@
+// carom::DynamicsWorld's modes and bad input: `bullet` is stock Bullet bit for bit; what a mode
+// cannot do is refused with carom::Error and the world left unchanged.
+#include <gtest/gtest.h>
+
+#include "bullet/world_scene.h"
+#include "support/errors.h"
+
+namespace carom {
+namespace {
+
+template <class World>
+std::vector<btTransform> runMixedScene(test::Scene<World>& scene) {
+  scene.addGround()->setRestitution(0.5);
+  btRigidBody* ball = scene.add(new btSphereShape(0.3), 1.0, btVector3(0, 2, 0));
+  ball->setRestitution(0.8);
+  btRigidBody* box = scene.add(new btBoxShape(btVector3(0.2, 0.3, 0.4)), 2.0,
+                               btVector3(0.1, 3, 0.2), btVector3(1, 0, 0));
+  box->setAngularVelocity(btVector3(1, 2, 3));
+  box->setFriction(0.7);
+  std::vector<btTransform> poses;
+  for (int i = 0; i < 300; ++i) {
+    scene.world().stepSimulation(1.0 / 60.0, 10, 1.0 / 240.0);
+    poses.push_back(ball->getWorldTransform());
+    poses.push_back(box->getWorldTransform());
+  }
+  return poses;
+}
+
+TEST(DynamicsWorldModes, BulletModeIsStockBulletBitForBit) {
+  test::Scene<btDiscreteDynamicsWorld> stock;
+  test::Scene<DynamicsWorld> carom(test::configWith(SolverKind::bullet));
+  const std::vector<btTransform> expected = runMixedScene(stock);
+  const std::vector<btTransform> actual = runMixedScene(carom);
+  ASSERT_EQ(expected.size(), actual.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    for (int r = 0; r < 3; ++r) {
+      ASSERT_EQ(expected[i].getOrigin()[r], actual[i].getOrigin()[r]) << "pose " << i;
+      for (int c = 0; c < 3; ++c) {
+        ASSERT_EQ(expected[i].getBasis()[r][c], actual[i].getBasis()[r][c]) << "pose " << i;
+      }
+    }
+  }
+}
+
+TEST(DynamicsWorldModes, LcpKindIsRefusedUntilImpactSolverExists) {
+  test::expectErrorNaming(
+      [] { test::Scene<DynamicsWorld> scene(test::configWith(SolverKind::lcp)); }, "lcp");
+}
+
+TEST(DynamicsWorldModes, JointsAreRefusedInVariationalMode) {
+  test::Scene<DynamicsWorld> scene(test::configWith(SolverKind::variational));
+  btRigidBody* body = scene.add(new btSphereShape(0.3), 1.0, btVector3(0, 2, 0));
+  btPoint2PointConstraint joint(*body, btVector3(0, 1, 0));
+  test::expectErrorNaming([&] { scene.world().addConstraint(&joint); }, "addConstraint");
+  EXPECT_EQ(scene.world().getNumConstraints(), 0);
+}
+
+TEST(DynamicsWorldModes, JointsWorkInBulletMode) {
+  test::Scene<DynamicsWorld> scene(test::configWith(SolverKind::bullet));
+  btRigidBody* body = scene.add(new btSphereShape(0.3), 1.0, btVector3(0, 2, 0));
+  btPoint2PointConstraint joint(*body, btVector3(0, 1, 0));
+  scene.world().addConstraint(&joint);
+  EXPECT_EQ(scene.world().getNumConstraints(), 1);
+  scene.world().removeConstraint(&joint);
+}
+
+TEST(DynamicsWorldModes, UndefinedMaterialIsRefused) {
+  test::Scene<DynamicsWorld> scene(test::configWith(SolverKind::variational));
+  btRigidBody* body = scene.add(new btSphereShape(0.3), 1.0, btVector3(0, 2, 0));
+  test::expectErrorNaming([&] { scene.world().setMaterial(body, "unobtainium"); }, "unobtainium");
+  EXPECT_EQ(scene.world().getMaterial(body), nullptr);
+  scene.world().setMaterial(body, "default");
+  ASSERT_NE(scene.world().getMaterial(body), nullptr);
+  EXPECT_EQ(*scene.world().getMaterial(body), "default");
+}
+
+}  // namespace
+}  // namespace carom

@@ -1,0 +1,73 @@
+// A Bullet scene for the world tests: the collision setup a user writes, a carom::DynamicsWorld or
+// a stock btDiscreteDynamicsWorld over it, and the bodies it owns.
+#pragma once
+
+#include <btBulletDynamicsCommon.h>
+
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "carom/bullet/dynamics_world.h"
+
+namespace carom::test {
+
+template <class World>
+class Scene {
+ public:
+  // A stock world (World = btDiscreteDynamicsWorld) gets Bullet's own solver; a carom world the
+  // config.
+  explicit Scene(const Config& config = Config()) : dispatcher_(&collisionConfiguration_) {
+    if constexpr (std::is_same_v<World, DynamicsWorld>) {
+      world_ =
+          std::make_unique<World>(&dispatcher_, &broadphase_, &collisionConfiguration_, config);
+    } else {
+      world_ =
+          std::make_unique<World>(&dispatcher_, &broadphase_, nullptr, &collisionConfiguration_);
+    }
+    world_->setGravity(btVector3(0, -9.81, 0));
+  }
+  ~Scene() {
+    for (auto& body : bodies_)
+      world_->removeRigidBody(body.get());
+  }
+
+  World& world() { return *world_; }
+
+  // A body of `mass` (0: static) with `shape` at `position`, never sleeping.
+  btRigidBody* add(btCollisionShape* shape, double mass, const btVector3& position,
+                   const btVector3& velocity = btVector3(0, 0, 0)) {
+    shapes_.emplace_back(shape);
+    btVector3 inertia(0, 0, 0);
+    if (mass > 0) shape->calculateLocalInertia(mass, inertia);
+    motionStates_.push_back(
+        std::make_unique<btDefaultMotionState>(btTransform(btQuaternion::getIdentity(), position)));
+    btRigidBody::btRigidBodyConstructionInfo info(mass, motionStates_.back().get(), shape, inertia);
+    bodies_.push_back(std::make_unique<btRigidBody>(info));
+    btRigidBody* body = bodies_.back().get();
+    body->setLinearVelocity(velocity);
+    body->setActivationState(DISABLE_DEACTIVATION);
+    world_->addRigidBody(body);
+    return body;
+  }
+  btRigidBody* addGround() {
+    return add(new btStaticPlaneShape(btVector3(0, 1, 0), 0), 0, btVector3(0, 0, 0));
+  }
+
+ private:
+  btDefaultCollisionConfiguration collisionConfiguration_;
+  btCollisionDispatcher dispatcher_;
+  btDbvtBroadphase broadphase_;
+  std::unique_ptr<World> world_;
+  std::vector<std::unique_ptr<btCollisionShape>> shapes_;
+  std::vector<std::unique_ptr<btMotionState>> motionStates_;
+  std::vector<std::unique_ptr<btRigidBody>> bodies_;
+};
+
+inline Config configWith(SolverKind kind) {
+  Config config;
+  config.solver.kind = kind;
+  return config;
+}
+
+}  // namespace carom::test

