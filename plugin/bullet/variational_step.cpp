@@ -2,8 +2,9 @@
 //   1 readBodies               active dynamic bodies → double-precision (x, R, γ, Π)
 //   2 flowAll                  LGVI flow F̃[h] of every body (Tran & Leok (5.9))
 //   3 findCandidatePairs       Bullet's broadphase with AABBs swept to the trial poses
-//   5 solvePersistentContacts  resting/sliding contacts: velocity-level LCP, applied as two half
-//                              impulses around the flow (kick–flow–kick keeps a resting body still)
+//   5 holdRestingContacts      resting/sliding contacts: velocity-level LCP, applied as two half
+//                              impulses around the flow (kick–flow–kick keeps a resting body
+//                              still); at the start of the step, and after a landing inside it
 //   4 impact loop              earliest impact on the signed gap (core::locateRoot, each probe an
 //                              LGVI sub-step plus a gap query), all bodies advanced to it, the
 //                              contacts resolved, repeated for the rest of the step (Tran & Leok
@@ -64,8 +65,7 @@ VariationalStep::VariationalStep(DynamicsWorld& world, double timeStep)
 StepDiagnostics VariationalStep::run() {
   readBodies();
   findCandidatePairs(flowAll(1.0));
-  solvePersistentContacts();
-  applyPersistentHalf();
+  holdRestingContacts(1.0);
   double elapsed = 0;  // α_Σ: the fraction of the step already taken
   while (true) {
     const double remaining = 1.0 - elapsed;
@@ -88,10 +88,12 @@ StepDiagnostics VariationalStep::run() {
     for (std::size_t i = 0; i < m_bodies.size(); ++i)
       m_bodies[i].state = atImpact[i];
     elapsed += alpha;
-    resolveImpact(elapsed);
+    // A landing below the resting speed would otherwise start a Zeno sequence of ever smaller
+    // bounces inside the step: its contacts are held for the rest of the step instead.
+    if (resolveImpact(elapsed)) holdRestingContacts(1.0 - elapsed);
     ++m_diagnostics.impacts;
   }
-  applyPersistentHalf();
+  applyPersistentEnd();
   writeBodies();
   return m_diagnostics;
 }

@@ -77,10 +77,14 @@ class VariationalStep {
                                       const std::vector<core::BodyState>& states) const;
   // Stage 4: the earliest impact fraction after `elapsed`, or a value > 1 when the rest is free.
   double earliestImpact(const std::vector<core::BodyState>& trial, double remaining) const;
-  void resolveImpact(double elapsed);
-  // Stage 5: persistent contacts, as half impulses before and after the flow.
-  void solvePersistentContacts();
-  void applyPersistentHalf();
+  // Resolves the impact at the current instant and records its events. Returns true, changing
+  // nothing, for a landing: every contact approaches at most at kRestingSpeed.
+  bool resolveImpact(double elapsed);
+  // Stage 5: the contacts touching now with a normal speed of at most kRestingSpeed become
+  // persistent for the rest of the step (`remaining`, a fraction of it): one LCP, half its impulse
+  // applied now, half at the end of the step (applyPersistentEnd).
+  void holdRestingContacts(double remaining);
+  void applyPersistentEnd();
   // Stage 6.
   void writeBodies();
 
@@ -99,6 +103,7 @@ class VariationalStep {
     int feature;
   };
   std::vector<HeldContact> m_held;
+  void applyHalf(const HeldContact& held);
   StepDiagnostics m_diagnostics;
 };
 

@@ -48,7 +48,7 @@ core::routh::ImpactPolicy policyOf(const SolverSettings& settings, Eigen::Index 
 
 }  // namespace
 
-void VariationalStep::resolveImpact(double elapsed) {
+bool VariationalStep::resolveImpact(double elapsed) {
   std::vector<core::BodyState> current;
   for (const StepBody& body : m_bodies)
     current.push_back(body.state);
@@ -66,7 +66,15 @@ void VariationalStep::resolveImpact(double elapsed) {
       }
     }
   }
-  if (contacts.empty()) return;  // grazing: the gap closed without an approaching contact
+  if (contacts.empty()) return false;  // grazing: the gap closed without an approaching contact
+  // A landing (every contact approaching at most at kRestingSpeed) is no bounce: its contacts
+  // become persistent (stage 5), which stops the approach without a Zeno series of tiny bounces.
+  bool landing = true;
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const double approach = -contacts[i].normal.dot(core::impact::relativeVelocity(geometry[i]));
+    landing = landing && approach <= kRestingSpeed;
+  }
+  if (landing) return true;
 
   ImpactEvent event;
   event.time = m_world.m_simulatedTime + elapsed * m_timeStep;
@@ -93,7 +101,7 @@ void VariationalStep::resolveImpact(double elapsed) {
     event.normalVelocityAfter = c.normal.dot(core::impact::relativeVelocity(after));
     event.energyChange = outcome.energyChange;
     m_world.recordImpact(event);
-    return;
+    return false;
   }
 
   // Several contacts: generalized velocities v = [v_i; ω_i] of the step bodies involved, M =
@@ -185,6 +193,7 @@ void VariationalStep::resolveImpact(double elapsed) {
     event.energyChange = energyChange;
     m_world.recordImpact(event);
   }
+  return false;
 }
 
 }  // namespace carom
