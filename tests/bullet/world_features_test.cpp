@@ -1,0 +1,121 @@
+// What a Bullet user relies on keeps working in variational mode: nothing tunnels, impact events
+// reach the callback, tick callbacks fire, a flat landing takes the simultaneous path, bodies can
+// be removed mid-run.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "bullet/world_scene.h"
+
+namespace carom {
+namespace {
+
+constexpr double kH = 1.0 / 60.0;
+
+Config variationalWith(double restitution, double friction = 0.0) {
+  Config config = test::configWith(SolverKind::variational);
+  Material material;
+  material.restitution = restitution;
+  material.friction = friction;
+  config.setMaterial("test", material);
+  return config;
+}
+
+TEST(DynamicsWorldFeatures, FastSmallBallDoesNotTunnelThroughThePlane) {
+  test::Scene<DynamicsWorld> scene(variationalWith(1.0));
+  scene.world().setGravity(btVector3(0, 0, 0));
+  scene.world().setMaterial(scene.addGround(), "test");
+  // A 0.1 m ball at 30 m/s moves 0.5 m per 60 Hz step, five diameters.
+  btRigidBody* ball =
+      scene.add(new btSphereShape(0.05), 1.0, btVector3(0, 1.0, 0), btVector3(0, -30, 0));
+  scene.world().setMaterial(ball, "test");
+  double lowest = 1;
+  for (int i = 0; i < 10; ++i) {
+    scene.world().stepSimulation(kH, 1, kH);
+    lowest = std::min(lowest, ball->getCenterOfMassPosition().y());
+  }
+  ASSERT_EQ(scene.world().getImpactEvents().size(), 1u);
+  EXPECT_NEAR(scene.world().getImpactEvents()[0].time, 0.95 / 30, 1e-12);
+  EXPECT_GE(lowest, 0.05 - 1e-12);
+  EXPECT_NEAR(ball->getLinearVelocity().y(), 30, 1e-9);
+}
+
+TEST(DynamicsWorldFeatures, ImpactEventsReachTheCallbackWithTheirData) {
+  test::Scene<DynamicsWorld> scene(variationalWith(0.5));
+  btRigidBody* ground = scene.addGround();
+  scene.world().setMaterial(ground, "test");
+  btRigidBody* ball = scene.add(new btSphereShape(0.1), 2.0, btVector3(0, 1.1, 0));
+  scene.world().setMaterial(ball, "test");
+  std::vector<ImpactEvent> seen;
+  scene.world().setImpactCallback([&](const ImpactEvent& event) { seen.push_back(event); });
+  for (int i = 0; i < 30; ++i)
+    scene.world().stepSimulation(kH, 1, kH);
+  ASSERT_EQ(seen.size(), 1u);
+  ASSERT_EQ(scene.world().getImpactEvents().size(), 1u);
+  const ImpactEvent& event = seen[0];
+  const double vMinus = std::sqrt(2 * 9.81 * 1.0);
+  EXPECT_NEAR(event.time, std::sqrt(2 * 1.0 / 9.81), 1e-12);
+  EXPECT_TRUE((event.bodyA == ball && event.bodyB == ground) ||
+              (event.bodyA == ground && event.bodyB == ball));
+  const double sign = event.bodyA == ball ? 1.0 : -1.0;  // the normal points from B to A
+  EXPECT_NEAR(event.normal.y(), sign, 1e-12);
+  EXPECT_NEAR(event.point.y(), 0.0, 1e-9);
+  EXPECT_NEAR(event.normalVelocityBefore, -vMinus, 1e-9);
+  EXPECT_NEAR(event.normalVelocityAfter, 0.5 * vMinus, 1e-9);
+  EXPECT_NEAR(sign * event.impulse.y(), 2.0 * 1.5 * vMinus, 1e-9);
+  EXPECT_NEAR(event.energyChange, -0.5 * 2.0 * vMinus * vMinus * (1 - 0.25), 1e-9);
+  EXPECT_EQ(event.contactsInImpact, 1);
+}
+
+TEST(DynamicsWorldFeatures, TickCallbacksFireOncePerSubstep) {
+  test::Scene<DynamicsWorld> scene(variationalWith(1.0));
+  scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 1, 0));
+  static int pre = 0, post = 0;
+  pre = post = 0;
+  scene.world().setInternalTickCallback([](btDynamicsWorld*, btScalar) { ++pre; }, nullptr, true);
+  scene.world().setInternalTickCallback([](btDynamicsWorld*, btScalar) { ++post; }, nullptr, false);
+  scene.world().stepSimulation(kH, 4, kH / 4);
+  EXPECT_EQ(pre, 4);
+  EXPECT_EQ(post, 4);
+}
+
+TEST(DynamicsWorldFeatures, FlatBoxLandingTakesTheSimultaneousPath) {
+  test::Scene<DynamicsWorld> scene(variationalWith(0.5));
+  scene.world().setMaterial(scene.addGround(), "test");
+  btRigidBody* box =
+      scene.add(new btBoxShape(btVector3(0.5, 0.25, 0.4)), 2.0, btVector3(0, 1.25, 0));
+  scene.world().setMaterial(box, "test");
+  for (int i = 0; i < 40; ++i)
+    scene.world().stepSimulation(kH, 1, kH);
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_GE(events.size(), 4u);
+  EXPECT_EQ(events[0].contactsInImpact, 4);
+  const double vMinus = std::sqrt(2 * 9.81 * 1.0);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_NEAR(events[i].normalVelocityBefore, -vMinus, 1e-9);
+    EXPECT_NEAR(events[i].normalVelocityAfter, 0.5 * vMinus, 1e-6);
+  }
+  EXPECT_LT(box->getAngularVelocity().length(), 1e-6);
+}
+
+TEST(DynamicsWorldFeatures, RemovingABodyMidRunKeepsTheWorldStepping) {
+  test::Scene<DynamicsWorld> scene(variationalWith(1.0));
+  btRigidBody* ground = scene.addGround();
+  btRigidBody* box =
+      scene.add(new btBoxShape(btVector3(0.5, 0.25, 0.4)), 2.0, btVector3(0, 0.25, 0));
+  scene.world().setMaterial(box, "test");
+  scene.world().setMaterial(ground, "test");
+  for (int i = 0; i < 10; ++i)
+    scene.world().stepSimulation(kH, 1, kH);
+  scene.world().removeRigidBody(box);
+  EXPECT_EQ(scene.world().getMaterial(box), nullptr);
+  for (int i = 0; i < 10; ++i)
+    scene.world().stepSimulation(kH, 1, kH);
+  scene.world().addRigidBody(box);
+  for (int i = 0; i < 10; ++i)
+    scene.world().stepSimulation(kH, 1, kH);
+  EXPECT_NEAR(box->getCenterOfMassPosition().y(), 0.25, 1e-9);
+}
+
+}  // namespace
+}  // namespace carom
