@@ -20,7 +20,7 @@ namespace carom {
 
 // What the last internal step of a variational world did beyond the ordinary.
 struct StepDiagnostics {
-  int impacts = 0;             // impacts resolved in the step
+  int impacts = 0;             // impacts resolved in the step, landings brought to rest included
   int persistentContacts = 0;  // contact points held by the persistent-contact LCP
   // True when solver.maxEventsPerStep impacts were resolved and the step still had not finished:
   // the rest of the step was then taken with the remaining contacts held as persistent ones
