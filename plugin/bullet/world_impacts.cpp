@@ -79,12 +79,12 @@ bool VariationalStep::resolveImpact(double elapsed) {
   ImpactEvent event;
   event.time = m_world.m_simulatedTime + elapsed * m_timeStep;
   event.fraction = elapsed;
-  event.contactsInImpact = static_cast<int>(contacts.size());
+  event.contacts = static_cast<int>(contacts.size());
   if (contacts.size() == 1) {
     const CandidatePair& pair = contacts[0].pair;
     const core::impact::Contact& c = geometry[0];
-    const core::impact::ImpactOutcome outcome =
-        core::impact::applyLaw(c, core::impact::impactLaw(materialOf(pair.a, pair.b)));
+    const core::impact::ImpactLaw law = core::impact::impactLaw(materialOf(pair.a, pair.b));
+    const core::impact::ImpactOutcome outcome = core::impact::applyLaw(c, law);
     applyVelocities(pair.bodyA, outcome.linearVelocityA, outcome.angularVelocityA);
     applyVelocities(pair.bodyB, outcome.linearVelocityB, outcome.angularVelocityB);
     core::impact::Contact after = c;
@@ -95,8 +95,9 @@ bool VariationalStep::resolveImpact(double elapsed) {
     event.bodyA = pair.a;
     event.bodyB = pair.b;
     event.point = toBt(c.point);
-    event.normal = -toBt(c.normal);
-    event.impulse = -toBt(outcome.impulse);
+    event.normal = toBt(c.normal);
+    event.impulse = toBt(outcome.impulse);
+    event.law = core::impact::toString(core::impact::kindOf(law));
     event.normalVelocityBefore = c.normal.dot(core::impact::relativeVelocity(c));
     event.normalVelocityAfter = c.normal.dot(core::impact::relativeVelocity(after));
     event.energyChange = outcome.energyChange;
@@ -186,8 +187,9 @@ bool VariationalStep::resolveImpact(double elapsed) {
     event.bodyA = contacts[i].pair.a;
     event.bodyB = contacts[i].pair.b;
     event.point = toBt(contacts[i].point);
-    event.normal = -toBt(contacts[i].normal);
-    event.impulse = -toBt(impulse);
+    event.normal = toBt(contacts[i].normal);
+    event.impulse = toBt(impulse);
+    event.law = toString(m_world.getConfig().solver.simultaneous);
     event.normalVelocityBefore = Jn.row(i).dot(vMinus);
     event.normalVelocityAfter = Jn.row(i).dot(result.v);
     event.energyChange = energyChange;

@@ -8,25 +8,6 @@ namespace carom {
 
 namespace {
 
-core::impact::ImpactLawKind coreLaw(ImpactLaw law) {
-  switch (law) {
-    case ImpactLaw::strict:
-      return core::impact::ImpactLawKind::kStrict;
-    case ImpactLaw::stronge:
-      return core::impact::ImpactLawKind::kStronge;
-    case ImpactLaw::newton:
-      return core::impact::ImpactLawKind::kNewton;
-    case ImpactLaw::poisson:
-      return core::impact::ImpactLawKind::kPoisson;
-  }
-  return core::impact::ImpactLawKind::kStronge;
-}
-
-core::impact::Material coreMaterial(const std::string& name, const Material& material) {
-  return {name, coreLaw(material.impact), material.restitution, material.friction,
-          material.roughness};
-}
-
 // A body without a carom material, as stock Bullet would treat it: its own m_restitution and
 // m_friction, with the impact law of its partner (Stronge's when the partner has none either).
 core::impact::Material bulletMaterial(const btCollisionObject& body,
@@ -42,7 +23,7 @@ core::impact::Material VariationalStep::materialOf(const btCollisionObject* a,
   const std::string* nameB = m_world.getMaterial(b);
   const Config& config = m_world.getConfig();
   if (nameA != nullptr && nameB != nullptr) {
-    return coreMaterial(*nameA + "/" + *nameB, config.material(*nameA, *nameB));
+    return config.material(*nameA, *nameB);
   }
   if (nameA == nullptr && nameB == nullptr) {
     // Bullet's global combiners (product of restitutions, clamped product of frictions).
@@ -51,8 +32,7 @@ core::impact::Material VariationalStep::materialOf(const btCollisionObject* a,
             0};
   }
   const bool aHasOne = nameA != nullptr;
-  const core::impact::Material carom =
-      coreMaterial(aHasOne ? *nameA : *nameB, config.material(aHasOne ? *nameA : *nameB));
+  const core::impact::Material& carom = config.material(aHasOne ? *nameA : *nameB);
   return core::impact::combineMaterials(carom, bulletMaterial(aHasOne ? *b : *a, carom.impact));
 }
 

@@ -57,14 +57,14 @@ TEST(DynamicsWorldFeatures, ImpactEventsReachTheCallbackWithTheirData) {
   EXPECT_NEAR(event.time, std::sqrt(2 * 1.0 / 9.81), 1e-12);
   EXPECT_TRUE((event.bodyA == ball && event.bodyB == ground) ||
               (event.bodyA == ground && event.bodyB == ball));
-  const double sign = event.bodyA == ball ? 1.0 : -1.0;  // the normal points from B to A
+  const double sign = event.bodyA == ball ? -1.0 : 1.0;  // the normal points from A into B
   EXPECT_NEAR(event.normal.y(), sign, 1e-12);
   EXPECT_NEAR(event.point.y(), 0.0, 1e-9);
   EXPECT_NEAR(event.normalVelocityBefore, -vMinus, 1e-9);
   EXPECT_NEAR(event.normalVelocityAfter, 0.5 * vMinus, 1e-9);
   EXPECT_NEAR(sign * event.impulse.y(), 2.0 * 1.5 * vMinus, 1e-9);
   EXPECT_NEAR(event.energyChange, -0.5 * 2.0 * vMinus * vMinus * (1 - 0.25), 1e-9);
-  EXPECT_EQ(event.contactsInImpact, 1);
+  EXPECT_EQ(event.contacts, 1);
 }
 
 TEST(DynamicsWorldFeatures, TickCallbacksFireOncePerSubstep) {
@@ -89,7 +89,7 @@ TEST(DynamicsWorldFeatures, FlatBoxLandingTakesTheSimultaneousPath) {
     scene.world().stepSimulation(kH, 1, kH);
   const auto& events = scene.world().getImpactEvents();
   ASSERT_GE(events.size(), 4u);
-  EXPECT_EQ(events[0].contactsInImpact, 4);
+  EXPECT_EQ(events[0].contacts, 4);
   const double vMinus = std::sqrt(2 * 9.81 * 1.0);
   for (int i = 0; i < 4; ++i) {
     EXPECT_NEAR(events[i].normalVelocityBefore, -vMinus, 1e-9);

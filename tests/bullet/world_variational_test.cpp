@@ -20,7 +20,7 @@ double energyOf(const btRigidBody& body) {
   return 0.5 * m * body.getLinearVelocity().length2() + m * kG * body.getCenterOfMassPosition().y();
 }
 
-Config variational(ImpactLaw law = ImpactLaw::stronge, double restitution = 1.0,
+Config variational(ImpactLawKind law = ImpactLawKind::kStronge, double restitution = 1.0,
                    double friction = 0.0) {
   Config config = test::configWith(SolverKind::variational);
   Material material;
@@ -59,7 +59,7 @@ TEST(DynamicsWorldVariational, ElasticSphereKeepsApexHeightAndEnergy) {
   std::printf("[ measured ] %zu bounces, max relative energy drift %.3e\n", events.size(), worst);
 }
 
-void expectGeometricRebounds(ImpactLaw law) {
+void expectGeometricRebounds(ImpactLawKind law) {
   const double e = 0.5;
   test::Scene<DynamicsWorld> scene(variational(law, e));
   scene.world().setMaterial(scene.addGround(), "test");
@@ -82,8 +82,8 @@ void expectGeometricRebounds(ImpactLaw law) {
     const double v = events[n - 1].normalVelocityAfter;
     const double height = v * v / (2 * kG);
     EXPECT_NEAR(height / std::pow(e, 2 * n), 1.0, 1e-8) << "rebound " << n;
-    std::printf("[ measured ] %s rebound %d: height/e^(2n) - 1 = %.3e\n", toString(law), n,
-                height / std::pow(e, 2 * n) - 1);
+    std::printf("[ measured ] %s rebound %d: height/e^(2n) - 1 = %.3e\n",
+                core::impact::toString(law), n, height / std::pow(e, 2 * n) - 1);
   }
   EXPECT_GE(lowest, 0.1 - 1e-9);                                // no sinking
   EXPECT_NEAR(ball->getCenterOfMassPosition().y(), 0.1, 1e-9);  // at rest on the plane
@@ -91,15 +91,15 @@ void expectGeometricRebounds(ImpactLaw law) {
 }
 
 TEST(DynamicsWorldVariational, NewtonRestitutionGivesReboundHeightsEToThe2nThenRest) {
-  expectGeometricRebounds(ImpactLaw::newton);
+  expectGeometricRebounds(ImpactLawKind::kNewton);
 }
 
 TEST(DynamicsWorldVariational, StrongeRestitutionGivesReboundHeightsEToThe2nThenRest) {
-  expectGeometricRebounds(ImpactLaw::stronge);
+  expectGeometricRebounds(ImpactLawKind::kStronge);
 }
 
 TEST(DynamicsWorldVariational, BoxAtRestStaysPut) {
-  test::Scene<DynamicsWorld> scene(variational(ImpactLaw::stronge, 0.0, 0.5));
+  test::Scene<DynamicsWorld> scene(variational(ImpactLawKind::kStronge, 0.0, 0.5));
   scene.world().setMaterial(scene.addGround(), "test");
   btRigidBody* box =
       scene.add(new btBoxShape(btVector3(0.5, 0.25, 0.4)), 2.0, btVector3(0.3, 0.25, -0.2));
@@ -119,7 +119,7 @@ TEST(DynamicsWorldVariational, BoxAtRestStaysPut) {
 
 TEST(DynamicsWorldVariational, SlidingBoxDeceleratesAtMuG) {
   const double mu = 0.3, v0 = 2.0;
-  test::Scene<DynamicsWorld> scene(variational(ImpactLaw::stronge, 0.0, mu));
+  test::Scene<DynamicsWorld> scene(variational(ImpactLawKind::kStronge, 0.0, mu));
   scene.world().setMaterial(scene.addGround(), "test");
   btRigidBody* box = scene.add(new btBoxShape(btVector3(0.5, 0.25, 0.4)), 2.0,
                                btVector3(0, 0.25, 0), btVector3(v0, 0, 0));

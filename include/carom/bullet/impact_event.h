@@ -1,5 +1,6 @@
-// Impact events of carom::DynamicsWorld in variational mode: one record per impact resolved inside
-// a step (ARCHITECTURE.md "One step", stage 6), handed to the user's callback and kept in a list.
+// Impact events: one record per contact of every impact carom resolves, the same for
+// carom::ImpactSolver (lcp mode) and carom::DynamicsWorld (variational mode), handed to the
+// world's callback and kept in a list.
 #pragma once
 
 #include "carom/bullet/precision.h"
@@ -8,22 +9,30 @@
 #include <LinearMath/btVector3.h>
 
 #include <functional>
+#include <string>
 
 namespace carom {
 
-// One contact of one impact. Bullet's contact convention: the normal points from B towards A.
+// One resolved impact contact (a simultaneous impact gives one event per contact). The core's
+// contact convention: the normal points from A into B.
 struct ImpactEvent {
-  double time = 0;      // simulated time of the impact (s)
-  double fraction = 0;  // where inside its internal step, in [0, 1)
+  // The instant of the impact (s): in variational mode inside its step; in lcp mode the step's
+  // start, since velocity-level impacts happen at the step's instant.
+  double time = 0.0;
+  double fraction = 0.0;  // where inside its (internal) step, in [0, 1); 0 in lcp mode
   const btCollisionObject* bodyA = nullptr;
   const btCollisionObject* bodyB = nullptr;
-  btVector3 point{0, 0, 0};         // contact point, world frame (m)
-  btVector3 normal{0, 0, 1};        // unit, world frame, from B towards A
-  btVector3 impulse{0, 0, 0};       // impulse on A at the point (N s); B gets −impulse
-  double normalVelocityBefore = 0;  // n·(v_A − v_B) at the point before (m/s), < 0
-  double normalVelocityAfter = 0;   // the same after (m/s), ≥ 0 once resolved
-  double energyChange = 0;          // kinetic energy after minus before, whole impact (J)
-  int contactsInImpact = 1;         // > 1: a simultaneous impact, resolved together
+  btVector3 point{0, 0, 0};   // world (m)
+  btVector3 normal{0, 0, 1};  // unit, from A into B
+  // On B (N s); A receives the opposite. For a simultaneous impact in variational mode the
+  // compression phase's share of this contact: Halm–Posa's restitution acts on the contacts as a
+  // set, so only the velocities after are per contact there.
+  btVector3 impulse{0, 0, 0};
+  double normalVelocityBefore = 0.0;  // (v_B − v_A)·normal at the point (m/s), < 0
+  double normalVelocityAfter = 0.0;
+  double energyChange = 0.0;  // kinetic energy after minus before, of the whole impact (J)
+  std::string law;            // "newton", "stronge", … or the simultaneous model's name
+  int contacts = 1;           // contacts resolved together
 };
 
 using ImpactCallback = std::function<void(const ImpactEvent&)>;

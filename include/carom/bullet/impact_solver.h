@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "carom/bullet/config.h"
+#include "carom/bullet/impact_event.h"
 
 namespace carom {
 
@@ -53,22 +54,6 @@ struct ImpactSolverSettings {
   double driftCorrection = 0.2;
   // Projected Gauss–Seidel sweeps of the drift correction. Default 10, Bullet's m_numIterations.
   int driftIterations = 10;
-};
-
-// One resolved impact contact (a simultaneous impact gives one event per contact).
-struct ImpactEvent {
-  double time = 0.0;  // the step's start (s) since the solver was created: velocity-level
-                      // impacts happen at the step's instant
-  const btCollisionObject* bodyA = nullptr;
-  const btCollisionObject* bodyB = nullptr;
-  btVector3 point{0, 0, 0};           // world (m)
-  btVector3 normal{0, 0, 1};          // unit, from A into B
-  btVector3 impulse{0, 0, 0};         // on B (N s); A receives the opposite
-  double normalVelocityBefore = 0.0;  // (v_B − v_A)·normal at the point (m/s), < 0
-  double normalVelocityAfter = 0.0;
-  double energyChange = 0.0;  // kinetic energy after minus before, of the whole impact (J)
-  std::string law;            // "newton", "stronge", … or the simultaneous model's name
-  int contacts = 1;           // contacts resolved together
 };
 
 class ImpactSolver : public btConstraintSolver {
