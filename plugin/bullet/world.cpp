@@ -7,17 +7,21 @@
 
 namespace carom {
 
+namespace detail {
+
+WorldSolver::WorldSolver(const Config& config)
+    : m_impactSolver(config.solver.kind == SolverKind::lcp ? std::make_unique<ImpactSolver>(config)
+                                                           : nullptr) {}
+
+}  // namespace detail
+
 DynamicsWorld::DynamicsWorld(btDispatcher* dispatcher, btBroadphaseInterface* broadphase,
                              btCollisionConfiguration* collisionConfiguration, const Config& config)
-    // A null solver makes the base class create and own Bullet's stock sequential-impulse solver.
-    : btDiscreteDynamicsWorld(dispatcher, broadphase, nullptr, collisionConfiguration),
-      m_config(config) {
-  if (config.solver.kind == SolverKind::lcp) {
-    throw Error(
-        "solver.kind = \"lcp\" is carom::ImpactSolver's mode and is not available in "
-        "carom::DynamicsWorld yet; use \"bullet\" or \"variational\"");
-  }
-}
+    // Without an ImpactSolver the null solver makes the base class create and own Bullet's stock
+    // sequential-impulse solver.
+    : detail::WorldSolver(config),
+      btDiscreteDynamicsWorld(dispatcher, broadphase, m_impactSolver.get(), collisionConfiguration),
+      m_config(config) {}
 
 void DynamicsWorld::addConstraint(btTypedConstraint* constraint,
                                   bool disableCollisionsBetweenLinkedBodies) {
@@ -41,6 +45,7 @@ void DynamicsWorld::removeCollisionObject(btCollisionObject* collisionObject) {
 
 void DynamicsWorld::forget(const btCollisionObject* object) {
   m_materials.erase(object);
+  if (m_impactSolver) m_impactSolver->clearMaterial(object);
   for (auto it = m_warmStart.begin(); it != m_warmStart.end();) {
     const auto& pair = it->first.first;
     it = (pair.first == object || pair.second == object) ? m_warmStart.erase(it) : std::next(it);
@@ -50,6 +55,7 @@ void DynamicsWorld::forget(const btCollisionObject* object) {
 void DynamicsWorld::setMaterial(const btCollisionObject* body, const std::string& name) {
   if (body == nullptr) throw Error("setMaterial: body is null");
   m_config.material(name);  // throws for an undefined material, naming it
+  if (m_impactSolver) m_impactSolver->setMaterial(body, name);
   m_materials[body] = name;
 }
 
@@ -81,6 +87,11 @@ void DynamicsWorld::internalSingleStepSimulation(btScalar timeStep) {
     variationalSingleStep(timeStep);
   } else {
     btDiscreteDynamicsWorld::internalSingleStepSimulation(timeStep);
+  }
+  if (m_impactSolver) {
+    for (const ImpactEvent& event : m_impactSolver->events())
+      recordImpact(event);
+    m_impactSolver->clearEvents();
   }
   m_simulatedTime += timeStep;
 }

@@ -42,9 +42,33 @@ TEST(DynamicsWorldModes, BulletModeIsStockBulletBitForBit) {
   }
 }
 
-TEST(DynamicsWorldModes, LcpKindIsRefusedUntilImpactSolverExists) {
-  test::expectErrorNaming(
-      [] { test::Scene<DynamicsWorld> scene(test::configWith(SolverKind::lcp)); }, "lcp");
+TEST(DynamicsWorldModes, LcpKindStepsWithImpactSolver) {
+  Config config = test::configWith(SolverKind::lcp);
+  Material material;
+  material.impact = ImpactLawKind::kNewton;
+  material.restitution = 0.5;
+  config.setMaterial("half", material);
+  test::Scene<DynamicsWorld> scene(config);
+  EXPECT_NE(dynamic_cast<ImpactSolver*>(scene.world().getConstraintSolver()), nullptr);
+  scene.world().setMaterial(scene.addGround(), "half");
+  btRigidBody* ball = scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 1.1, 0));
+  scene.world().setMaterial(ball, "half");
+  int called = 0;
+  scene.world().setImpactCallback([&](const ImpactEvent&) { ++called; });
+  for (int i = 0; i < 40; ++i)
+    scene.world().stepSimulation(1.0 / 60.0, 1, 1.0 / 60.0);
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(called, 1);
+  EXPECT_EQ(events[0].law, "newton");
+  EXPECT_NEAR(events[0].normalVelocityAfter / -events[0].normalVelocityBefore, 0.5, 1e-9);
+}
+
+TEST(DynamicsWorldModes, BulletAndVariationalModesUseNoImpactSolver) {
+  test::Scene<DynamicsWorld> bullet(test::configWith(SolverKind::bullet));
+  test::Scene<DynamicsWorld> variational(test::configWith(SolverKind::variational));
+  EXPECT_EQ(dynamic_cast<ImpactSolver*>(bullet.world().getConstraintSolver()), nullptr);
+  EXPECT_EQ(dynamic_cast<ImpactSolver*>(variational.world().getConstraintSolver()), nullptr);
 }
 
 TEST(DynamicsWorldModes, JointsAreRefusedInVariationalMode) {

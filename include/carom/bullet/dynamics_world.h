@@ -9,12 +9,14 @@
 #include <BulletDynamics/Dynamics/btDiscreteDynamicsWorld.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "carom/bullet/config.h"
 #include "carom/bullet/impact_event.h"
+#include "carom/bullet/impact_solver.h"
 
 namespace carom {
 
@@ -29,11 +31,20 @@ struct StepDiagnostics {
   std::string message;
 };
 
-class DynamicsWorld : public btDiscreteDynamicsWorld {
+namespace detail {
+// The constraint solver of a carom::DynamicsWorld, built before its btDiscreteDynamicsWorld base
+// that needs it (base-from-member): carom::ImpactSolver in lcp mode, none otherwise (the base
+// class then creates and owns Bullet's stock sequential-impulse solver).
+struct WorldSolver {
+  explicit WorldSolver(const Config& config);
+  std::unique_ptr<ImpactSolver> m_impactSolver;
+};
+}  // namespace detail
+
+class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorld {
  public:
-  // As btDiscreteDynamicsWorld, plus the config. The world owns Bullet's stock sequential-impulse
-  // solver (used in `bullet` mode). Throws carom::Error for solver.kind = lcp: that mode is
-  // carom::ImpactSolver's and is not available in this world yet.
+  // As btDiscreteDynamicsWorld, plus the config: `bullet` steps with Bullet's stock solver, `lcp`
+  // with carom::ImpactSolver (Bullet integrates), `variational` with carom's own step.
   DynamicsWorld(btDispatcher* dispatcher, btBroadphaseInterface* broadphase,
                 btCollisionConfiguration* collisionConfiguration, const Config& config = Config());
 
@@ -56,7 +67,8 @@ class DynamicsWorld : public btDiscreteDynamicsWorld {
   // The body's carom material name, or nullptr when it has none.
   const std::string* getMaterial(const btCollisionObject* body) const;
 
-  // Called once per contact of every impact, in the order they happen, during stepSimulation.
+  // Called once per contact of every impact, in the order they happen, during stepSimulation
+  // (lcp mode: after each internal step, for the impacts carom::ImpactSolver resolved in it).
   void setImpactCallback(ImpactCallback callback) { m_impactCallback = std::move(callback); }
   // Every impact since the last clearImpactEvents(), oldest first.
   const std::vector<ImpactEvent>& getImpactEvents() const { return m_impactEvents; }
