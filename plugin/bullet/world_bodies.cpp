@@ -2,6 +2,9 @@
 // and back. The one place where the world converts between btRigidBody and core::BodyState.
 #include <BulletCollision/CollisionDispatch/btCollisionObject.h>
 
+#include <utility>
+#include <vector>
+
 #include "bt_eigen.h"
 #include "carom/error.h"
 #include "variational_step.h"
@@ -29,13 +32,17 @@ core::MassProperties massOf(const btRigidBody& body) {
 }  // namespace
 
 void VariationalStep::readBodies() {
+  // Every body's mass first: a body carom cannot move is refused before any body is touched.
+  std::vector<std::pair<btRigidBody*, core::MassProperties>> active;
   for (int i = 0; i < m_world.getNumCollisionObjects(); ++i) {
     btRigidBody* body = btRigidBody::upcast(m_world.getCollisionObjectArray()[i]);
     if (body == nullptr || body->isStaticOrKinematicObject() || !body->isActive()) continue;
+    active.emplace_back(body, massOf(*body));
+  }
+  for (const auto& [body, mass] : active) {
     // Bullet's damping acts on the velocities at the start of the step, as in
     // btDiscreteDynamicsWorld::predictUnconstraintMotion; with zero damping it changes nothing.
     body->applyDamping(m_timeStep);
-    const core::MassProperties mass = massOf(*body);
     const btTransform& frame = body->getCenterOfMassTransform();
     core::ExternalLoad load;
     load.gravity = toEigen(body->getGravity());

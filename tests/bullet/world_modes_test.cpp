@@ -88,6 +88,17 @@ TEST(DynamicsWorldModes, JointsWorkInBulletMode) {
   scene.world().removeConstraint(&joint);
 }
 
+TEST(DynamicsWorldModes, BodyWithoutInertiaIsRefusedInVariationalModeWorldUnchanged) {
+  test::Scene<DynamicsWorld> scene(test::configWith(SolverKind::variational));
+  btRigidBody* ball =
+      scene.add(new btSphereShape(0.3), 1.0, btVector3(0, 2, 0), btVector3(1, 0, 0));
+  ball->setMassProps(1.0, btVector3(0, 0, 0));  // infinite moments: nothing carom can rotate
+  test::expectErrorNaming([&] { scene.world().stepSimulation(1.0 / 60.0, 1, 1.0 / 60.0); },
+                          "inertia");
+  EXPECT_EQ(ball->getCenterOfMassPosition(), btVector3(0, 2, 0));
+  EXPECT_EQ(ball->getLinearVelocity(), btVector3(1, 0, 0));
+}
+
 TEST(DynamicsWorldModes, UndefinedMaterialIsRefused) {
   test::Scene<DynamicsWorld> scene(test::configWith(SolverKind::variational));
   btRigidBody* body = scene.add(new btSphereShape(0.3), 1.0, btVector3(0, 2, 0));
