@@ -60,8 +60,9 @@ struct PairContact {
 class VariationalStep {
  public:
   VariationalStep(DynamicsWorld& world, double timeStep);
-  // Runs stages 1–6 and writes the bodies back; throws carom::Error (world unchanged apart from
-  // damping) when a rotation solve or an impact-time search fails.
+  // Runs stages 1–6 and writes the bodies back. Throws carom::Error before changing any body for
+  // a body without finite inertia; when a rotation solve or an impact-time search fails it throws
+  // before the write-back (the bodies keep their poses; damping has been applied).
   StepDiagnostics run();
 
  private:
@@ -75,14 +76,16 @@ class VariationalStep {
   Gap gapOf(const CandidatePair& pair, const std::vector<core::BodyState>& states) const;
   std::vector<PairContact> contactsOf(const CandidatePair& pair,
                                       const std::vector<core::BodyState>& states) const;
-  // Stage 4: the earliest impact fraction after `elapsed`, or a value > 1 when the rest is free.
+  // Stage 4: the fraction of the step from now to the earliest impact within `remaining` (the
+  // fraction left), or +∞ when the trial poses `trial` penetrate nowhere.
   double earliestImpact(const std::vector<core::BodyState>& trial, double remaining) const;
   // Resolves the impact at the current instant and records its events. Returns true, changing
   // nothing, for a landing: every contact approaches at most at kRestingSpeed.
   bool resolveImpact(double elapsed);
   // Stage 5: the contacts touching now with a normal speed of at most kRestingSpeed become
-  // persistent for the rest of the step (`remaining`, a fraction of it): one LCP, half its impulse
-  // applied now, half at the end of the step (applyPersistentEnd).
+  // persistent for the rest of the step (`remaining`, a fraction of it): a plastic LCP stops what
+  // approaches, then the LCP against the loads gives an impulse applied half now (applyHalf) and
+  // half at the end of the step (applyPersistentEnd).
   void holdRestingContacts(double remaining);
   void applyPersistentEnd();
   // Stage 6.
@@ -103,8 +106,9 @@ class VariationalStep {
     int feature;
   };
   std::vector<HeldContact> m_held;
-  void applyHalf(const HeldContact& held);
   StepDiagnostics m_diagnostics;
+
+  void applyHalf(const HeldContact& held);
 };
 
 }  // namespace carom
