@@ -98,6 +98,37 @@ TEST(DynamicsWorldFeatures, FlatBoxLandingTakesTheSimultaneousPath) {
   EXPECT_LT(box->getAngularVelocity().length(), 1e-6);
 }
 
+TEST(DynamicsWorldFeatures, UserForcesAndPerBodyGravityActExactly) {
+  test::Scene<DynamicsWorld> scene(variationalWith(1.0));
+  btRigidBody* body = scene.add(new btSphereShape(0.1), 2.0, btVector3(0, 10, 0));
+  body->setFlags(body->getFlags() | BT_DISABLE_WORLD_GRAVITY);
+  body->setGravity(btVector3(0, -1, 0));
+  const int steps = 60;
+  for (int i = 0; i < steps; ++i) {
+    body->applyCentralForce(btVector3(4, 0, 0));  // a = 2 m/s² along x, cleared after each step
+    scene.world().stepSimulation(kH, 1, kH);
+  }
+  // Constant accelerations: the LGVI's translation (5.9a,b) is exact, x = ½ a t².
+  const double t = steps * kH;
+  EXPECT_NEAR(body->getCenterOfMassPosition().x(), 0.5 * 2 * t * t, 1e-12);
+  EXPECT_NEAR(body->getCenterOfMassPosition().y(), 10 - 0.5 * t * t, 1e-12);
+  EXPECT_NEAR(body->getLinearVelocity().x(), 2 * t, 1e-12);
+}
+
+TEST(DynamicsWorldFeatures, StaticBodiesStayAndDampingActsAsInBullet) {
+  test::Scene<DynamicsWorld> scene(variationalWith(1.0));
+  scene.world().setGravity(btVector3(0, 0, 0));
+  btRigidBody* wall = scene.add(new btBoxShape(btVector3(1, 1, 1)), 0, btVector3(5, 0, 0));
+  btRigidBody* body =
+      scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 0, 0), btVector3(1, 0, 0));
+  body->setDamping(0.5, 0);
+  for (int i = 0; i < 30; ++i)
+    scene.world().stepSimulation(kH, 1, kH);
+  // Bullet's applyDamping: v ← v (1 − d)^h per step.
+  EXPECT_NEAR(body->getLinearVelocity().x(), std::pow(std::pow(0.5, kH), 30), 1e-12);
+  EXPECT_EQ(wall->getCenterOfMassPosition(), btVector3(5, 0, 0));
+}
+
 TEST(DynamicsWorldFeatures, RemovingABodyMidRunKeepsTheWorldStepping) {
   test::Scene<DynamicsWorld> scene(variationalWith(1.0));
   btRigidBody* ground = scene.addGround();
