@@ -7,6 +7,10 @@
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
 # toml++ (Debian libtomlplusplus-dev) parses carom::Config; its package ships a CMake config.
 find_package(tomlplusplus 3 CONFIG REQUIRED)
+# Boost (Debian libboost-dev), headers only: its Sobol sequence with Joe & Kuo's direction numbers
+# gives the low-discrepancy caps of the Halm–Posa sampler. A hand-written generator would need
+# those 3667-dimension tables typed in again.
+find_package(Boost 1.71 REQUIRED)
 find_package(PkgConfig REQUIRED)
 if(NOT TARGET PkgConfig::CAROM_BULLET)
   pkg_check_modules(CAROM_BULLET REQUIRED IMPORTED_TARGET GLOBAL bullet-float64)

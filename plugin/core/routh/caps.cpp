@@ -1,5 +1,6 @@
 #include "carom/core/routh/caps.h"
 
+#include <boost/random/sobol.hpp>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -22,18 +23,11 @@ double unitInterval(std::uint64_t bits) {
   return static_cast<double>((bits >> 11) + 1) * 0x1.0p-53;
 }
 
-// φ_D: the positive root of x^{D+1} = x + 1 (Roberts 2018), by Newton from 2 (φ_D ∈ (1, 2)).
-// The map is convex and increasing right of the root, so Newton decreases monotonically to it;
-// 64 iterations are far more than double precision needs.
-double generalizedGoldenRatio(Eigen::Index dimension) {
-  const double p = static_cast<double>(dimension + 1);
-  double x = 2.0;
-  for (int i = 0; i < 64; ++i)
-    x -= (std::pow(x, p) - x - 1.0) / (p * std::pow(x, p - 1.0) - 1.0);
-  return x;
-}
-
 }  // namespace
+
+struct CapSampler::SobolSequence {
+  boost::random::sobol engine;
+};
 
 Eigen::VectorXd UnboundedCaps::caps(int, const Eigen::VectorXd& normalVelocity) {
   return Eigen::VectorXd::Constant(normalVelocity.size(), kInfinity);
@@ -77,13 +71,17 @@ CapSampler::CapSampler(CapDistribution distribution, double stepSize, Eigen::Ind
   requireStepSize(stepSize);
   if (contacts < 1) throw Error("contacts must be at least 1");
   if (maxSteps < 1) throw Error("maxSteps must be at least 1");
-  if (distribution != CapDistribution::kLowDiscrepancy) return;
+  if (distribution != CapDistribution::kSobol) return;
   const Eigen::Index dimension = contacts * maxSteps;
-  const double phi = generalizedGoldenRatio(dimension);
-  alpha_.resize(dimension);
+  if (dimension > static_cast<Eigen::Index>(boost::random::default_sobol_table::max_dimension)) {
+    throw Error("Sobol caps need contacts × maxSteps ≤ " +
+                std::to_string(boost::random::default_sobol_table::max_dimension) + ", got " +
+                std::to_string(dimension));
+  }
+  sobol_ = std::make_shared<const SobolSequence>(
+      SobolSequence{boost::random::sobol(static_cast<std::size_t>(dimension))});
   shift_.resize(dimension);
   for (Eigen::Index j = 0; j < dimension; ++j) {
-    alpha_(j) = std::fmod(std::pow(phi, -static_cast<double>(j + 1)), 1.0);
     shift_(j) = unitInterval(mixSeed(seed, static_cast<std::uint64_t>(j)));
   }
 }
@@ -98,11 +96,14 @@ Eigen::VectorXd CapSampler::caps(std::uint64_t sample, int step) const {
     for (Eigen::Index i = 0; i < m_; ++i)
       u(i) = unitInterval(mixSeed(stream, static_cast<std::uint64_t>(i)));
   } else {
-    // Point n = sample + 1 of the shifted R_d sequence; this step's m coordinates.
-    const double n = static_cast<double>(sample + 1);
+    // Point sample + 1 of the sequence (Boost's engine skips the all-zero point 0), from a copy
+    // of the engine so that this stays a pure function; this step's m coordinates, shifted.
+    boost::random::sobol engine = sobol_->engine;
+    const auto dimension = static_cast<std::uint64_t>(engine.dimension());
+    engine.discard(sample * dimension + static_cast<std::uint64_t>(step * m_));
     for (Eigen::Index i = 0; i < m_; ++i) {
-      const Eigen::Index j = step * m_ + i;
-      const double x = std::fmod(shift_(j) + n * alpha_(j), 1.0);
+      const double coordinate = static_cast<double>(engine() >> 11) * 0x1.0p-53;  // [0, 1)
+      const double x = std::fmod(coordinate + shift_(step * m_ + i), 1.0);
       u(i) = x > 0.0 ? x : 1.0;  // (0, 1]: a point exactly on 0 wraps to 1
     }
   }

@@ -244,8 +244,7 @@ TEST(RouthSampleSet, DiskStack) {
 
 TEST(RouthSampleSet, IdenticalForAnyThreadCount) {
   const ImpactExample gait = compassGait();
-  for (const CapDistribution distribution :
-       {CapDistribution::kUniform, CapDistribution::kLowDiscrepancy}) {
+  for (const CapDistribution distribution : {CapDistribution::kUniform, CapDistribution::kSobol}) {
     const ImpactSet one = sample(gait, 1 << 10, distribution, 1);
     for (const int threads : {2, 3, 8}) {
       const ImpactSet many = sample(gait, 1 << 10, distribution, threads);
@@ -258,11 +257,45 @@ TEST(RouthSampleSet, IdenticalForAnyThreadCount) {
   }
 }
 
-// The low-discrepancy caps cover the same set: both rocking-block lifts reach near the sequential
-// 0.093018 with a quarter of the i.i.d. sample count.
-TEST(RouthSampleSet, LowDiscrepancyCapsReachTheSequentialOutcomes) {
+// Sobol caps fill (0, h]^(m·N) evenly: over 2^12 samples every coordinate's mean is within 1e-3·h
+// of h/2 (a stratified sequence errs by about 1/N = 2.4e-4; i.i.d. caps by ~0.29/√N = 4.5e-3, so
+// some of the 40 coordinates would fail). Different seeds shift the points.
+TEST(RouthSampleSet, SobolCapsAreEvenlySpreadAndSeeded) {
+  const int contacts = 4, maxSteps = 10, samples = 1 << 12;
+  const double h = 0.2;
+  for (const CapDistribution distribution : {CapDistribution::kSobol, CapDistribution::kUniform}) {
+    const CapSampler sampler(distribution, h, contacts, maxSteps, 9);
+    Eigen::MatrixXd sum = Eigen::MatrixXd::Zero(contacts, maxSteps);
+    for (int n = 0; n < samples; ++n) {
+      for (int step = 0; step < maxSteps; ++step) {
+        const Eigen::VectorXd caps = sampler.caps(static_cast<std::uint64_t>(n), step);
+        ASSERT_GT(caps.minCoeff(), 0.0);
+        ASSERT_LE(caps.maxCoeff(), h);
+        sum.col(step) += caps;
+      }
+    }
+    const double worst = (sum / (samples * h) - Eigen::MatrixXd::Constant(contacts, maxSteps, 0.5))
+                             .cwiseAbs()
+                             .maxCoeff();
+    if (distribution == CapDistribution::kSobol) {
+      EXPECT_LE(worst, 1e-3);
+    } else {
+      EXPECT_GT(worst, 1e-3);  // the contrast that makes the bound above mean something
+    }
+  }
+  const CapSampler a(CapDistribution::kSobol, h, contacts, maxSteps, 1);
+  const CapSampler b(CapDistribution::kSobol, h, contacts, maxSteps, 2);
+  EXPECT_NE(a.caps(3, 1), b.caps(3, 1));
+  EXPECT_EQ(a.caps(3, 1), CapSampler(CapDistribution::kSobol, h, contacts, maxSteps, 1).caps(3, 1));
+  test::expectErrorNaming([&] { CapSampler(CapDistribution::kSobol, h, 4, 1000, 1); },
+                          "contacts × maxSteps");
+}
+
+// The Sobol caps cover the same set: both rocking-block lifts reach near the sequential 0.093018
+// with a quarter of the i.i.d. sample count.
+TEST(RouthSampleSet, SobolCapsReachTheSequentialOutcomes) {
   const ImpactExample block = rockingBlock();
-  const ImpactSet set = sample(block, 1 << 12, CapDistribution::kLowDiscrepancy);
+  const ImpactSet set = sample(block, 1 << 12, CapDistribution::kSobol);
   expectValidOutcomes(block, set);
   double largestA = 0.0, largestB = 0.0;  // c of the lifts about A (ω < 0) and about B (ω > 0)
   for (const Eigen::VectorXd& v : set.postImpactVelocities())

@@ -6,6 +6,7 @@
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace carom::core::routh {
@@ -55,19 +56,20 @@ class SequentialCaps final : public CapSchedule {
 enum class CapDistribution {
   // i.i.d. uniform, as the paper's text (§5.1).
   kUniform,
-  // A low-discrepancy point set in dimension m·N per sample, as the authors' code uses (Sobol,
-  // digest §5.5). Here the Kronecker sequence R_d of Roberts (2018), u_n = frac(s + n·α) with
-  // α_j = φ_D^{−j} and φ_D the positive root of x^{D+1} = x + 1: any dimension without tables of
-  // direction numbers, discrepancy O((log M)^D / M) like Sobol, and a seeded Cranley–Patterson
-  // shift s makes it a randomized QMC set whose seed changes the points.
-  kLowDiscrepancy,
+  // Sobol's low-discrepancy sequence in dimension m·N per sample, as the authors' code uses
+  // (digest §5.5): sample n is point n + 1 of the sequence (Joe & Kuo's direction numbers, through
+  // Boost), its coordinates step·m … step·m + m − 1 are the step's caps, and a seeded
+  // Cranley–Patterson shift makes it a randomized QMC set whose seed changes the points.
+  // Needs m·N ≤ 3667, the dimensions of the table.
+  kSobol,
 };
 
 // Caps h·u for every (sample, step) of a seeded sample set: a pure function of (seed, sample,
 // step), so samples can be computed in any order on any thread with identical results.
 class CapSampler {
  public:
-  // h > 0 (impulse), contacts ≥ 1, maxSteps ≥ 1 (N of Algorithm 1: the low-discrepancy dimension).
+  // h > 0 (impulse), contacts ≥ 1, maxSteps ≥ 1 (N of Algorithm 1: the low-discrepancy dimension
+  // is contacts·maxSteps, at most 3667 for kSobol).
   CapSampler(CapDistribution distribution, double stepSize, Eigen::Index contacts, int maxSteps,
              std::uint64_t seed);
   // The caps of step `step` (0 ≤ step < maxSteps) of sample `sample`.
@@ -79,7 +81,9 @@ class CapSampler {
   Eigen::Index m_;
   int maxSteps_;
   std::uint64_t seed_;
-  Eigen::VectorXd alpha_, shift_;  // R_d generator and Cranley–Patterson shift (kLowDiscrepancy)
+  struct SobolSequence;                         // Boost's engine, kept out of this header
+  std::shared_ptr<const SobolSequence> sobol_;  // kSobol: the engine at point 0, copied per call
+  Eigen::VectorXd shift_;                       // kSobol: the Cranley–Patterson shift
 };
 
 // One sample's schedule: CapSampler::caps(sample, step).
