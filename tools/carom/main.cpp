@@ -2,25 +2,28 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <map>
 #include <string>
 
 #include "carom/bullet/scene.h"
 #include "carom/version.h"
+#include "run_command.h"
 #include "scene_summary.h"
 #include "sets_command.h"
 
 namespace {
 
 // Exit statuses: 0 success; 1 bad input (a scene error names file, line and key); 2 a subcommand
-// this build cannot carry out; CLI11's own codes (> 100) for malformed arguments.
+// this build cannot carry out; 3 a simulation step that failed; CLI11's own codes (> 100) for
+// malformed arguments.
 constexpr int kBadInput = 1;
 constexpr int kNotInThisBuild = 2;
+constexpr int kStepFailed = 3;
 
-// `carom run` and `carom view` need carom::DynamicsWorld, which this build does not have yet: they
-// check their arguments and then say so rather than write output that only looks like a run.
+// `carom view` has no viewer in this build yet: it checks its argument and then says so rather
+// than serve a page that only looks like one.
 int notInThisBuild(const std::string& command) {
-  std::cerr << "carom " << command
-            << ": needs carom::DynamicsWorld, which is not in this build yet\n";
+  std::cerr << "carom " << command << ": the replay viewer is not in this build yet\n";
   return kNotInThisBuild;
 }
 
@@ -31,19 +34,26 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("carom ") + CAROM_VERSION_STRING);
   app.require_subcommand(1);
 
-  std::string runScene, runSolver, runOut = "carom-out";
+  carom::cli::RunOptions runOptions;
+  carom::SolverKind solver{};
   double duration = 0, timestep = 0;
-  bool quiet = false;
   CLI::App* run = app.add_subcommand("run",
                                      "simulate a scene and write bodies.csv, energy.csv, "
                                      "events.csv and energy.svg into DIR");
-  run->add_option("SCENE", runScene, "scene file (TOML)")->required();
-  run->add_option("--solver", runSolver, "override solver.kind")
-      ->check(CLI::IsMember({"bullet", "lcp", "variational"}));
-  run->add_option("--duration", duration, "simulated time T (s)")->check(CLI::PositiveNumber);
-  run->add_option("--timestep", timestep, "fixed step H (s)")->check(CLI::PositiveNumber);
-  run->add_option("--out", runOut, "output directory DIR (default ./carom-out)");
-  run->add_flag("--quiet", quiet, "no progress bar");
+  run->add_option("SCENE", runOptions.scene, "scene file (TOML)")->required();
+  const std::map<std::string, carom::SolverKind> solverKinds{
+      {"bullet", carom::SolverKind::bullet},
+      {"lcp", carom::SolverKind::lcp},
+      {"variational", carom::SolverKind::variational}};
+  CLI::Option* solverOption =
+      run->add_option("--solver", solver, "override solver.kind (and CAROM_SOLVER)")
+          ->transform(CLI::CheckedTransformer(solverKinds));
+  CLI::Option* durationOption =
+      run->add_option("--duration", duration, "simulated time T (s)")->check(CLI::PositiveNumber);
+  CLI::Option* timestepOption =
+      run->add_option("--timestep", timestep, "fixed step H (s)")->check(CLI::PositiveNumber);
+  run->add_option("--out", runOptions.out, "output directory DIR (default ./carom-out)");
+  run->add_flag("--quiet", runOptions.quiet, "no progress bar");
 
   carom::cli::SetsOptions sets;
   CLI::App* setsCommand = app.add_subcommand(
@@ -69,16 +79,20 @@ int main(int argc, char** argv) {
 
   try {
     if (*run) {
-      carom::Scene::fromFile(runScene);
-      return notInThisBuild("run");
-    }
-    if (*setsCommand) {
+      if (*solverOption) runOptions.solver = solver;
+      if (*durationOption) runOptions.duration = duration;
+      if (*timestepOption) runOptions.timestep = timestep;
+      carom::cli::runScene(runOptions, std::cout);
+    } else if (*setsCommand) {
       carom::cli::runSets(sets, std::cout);
     } else if (*check) {
       carom::cli::printScene(carom::Scene::fromFile(checkScene), std::cout);
     } else if (*view) {
       return notInThisBuild("view");
     }
+  } catch (const carom::cli::StepFailure& e) {
+    std::cerr << e.what() << "\n";
+    return kStepFailed;
   } catch (const std::exception& e) {
     std::cerr << e.what() << "\n";
     return kBadInput;
