@@ -42,17 +42,14 @@ TEST(DynamicsWorldModes, BulletModeIsStockBulletBitForBit) {
   }
 }
 
-TEST(DynamicsWorldModes, LcpKindStepsWithImpactSolver) {
-  Config config = test::configWith(SolverKind::lcp);
-  Material material;
-  material.impact = ImpactLawKind::kNewton;
-  material.restitution = 0.5;
-  config.setMaterial("half", material);
+// The rebound ratio of a central ball-on-plane impact at velocity level is e for both laws.
+void expectLcpRebound(ImpactLawKind law, double e) {
+  Config config = test::configWithMaterial(SolverKind::lcp, law, e);
   test::Scene<DynamicsWorld> scene(config);
   EXPECT_NE(dynamic_cast<ImpactSolver*>(scene.world().getConstraintSolver()), nullptr);
-  scene.world().setMaterial(scene.addGround(), "half");
+  scene.world().setMaterial(scene.addGround(), "test");
   btRigidBody* ball = scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 1.1, 0));
-  scene.world().setMaterial(ball, "half");
+  scene.world().setMaterial(ball, "test");
   int called = 0;
   scene.world().setImpactCallback([&](const ImpactEvent&) { ++called; });
   for (int i = 0; i < 40; ++i)
@@ -60,8 +57,31 @@ TEST(DynamicsWorldModes, LcpKindStepsWithImpactSolver) {
   const auto& events = scene.world().getImpactEvents();
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(called, 1);
-  EXPECT_EQ(events[0].law, "newton");
-  EXPECT_NEAR(events[0].normalVelocityAfter / -events[0].normalVelocityBefore, 0.5, 1e-9);
+  EXPECT_EQ(events[0].law, core::impact::toString(law));
+  EXPECT_NEAR(events[0].normalVelocityAfter / -events[0].normalVelocityBefore, e, 1e-9);
+}
+
+TEST(DynamicsWorldModes, LcpKindStepsWithImpactSolverNewtonRestitution) {
+  expectLcpRebound(ImpactLawKind::kNewton, 0.5);
+}
+
+TEST(DynamicsWorldModes, LcpKindStepsWithImpactSolverStrongeRestitution) {
+  expectLcpRebound(ImpactLawKind::kStronge, 0.7);
+}
+
+TEST(DynamicsWorldModes, EveryModeIsSelectableByTheConfigFlagAlone) {
+  for (const char* kind : {"bullet", "lcp", "variational"}) {
+    const Config config = Config::parse(std::string("[solver]\nkind = \"") + kind + "\"");
+    test::Scene<DynamicsWorld> scene(config);
+    EXPECT_STREQ(toString(scene.world().getSolverKind()), kind);
+    scene.addGround();
+    btRigidBody* ball = scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 1.1, 0));
+    for (int i = 0; i < 60; ++i)
+      scene.world().stepSimulation(1.0 / 60.0, 1, 1.0 / 60.0);
+    // The same scene code in every mode: the ball fell onto the ground and stopped above it.
+    EXPECT_LT(ball->getCenterOfMassPosition().y(), 1.0) << kind;
+    EXPECT_GT(ball->getCenterOfMassPosition().y(), 0.05) << kind;
+  }
 }
 
 TEST(DynamicsWorldModes, BulletAndVariationalModesUseNoImpactSolver) {

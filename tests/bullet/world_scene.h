@@ -70,4 +70,37 @@ inline Config configWith(SolverKind kind) {
   return config;
 }
 
+// `kind` with one material "test" of the given law, restitution, friction and roughness (strict).
+inline Config configWithMaterial(SolverKind kind, ImpactLawKind law, double restitution,
+                                 double friction = 0.0, int roughness = 0) {
+  Config config = configWith(kind);
+  Material material;
+  material.impact = law;
+  material.restitution = restitution;
+  material.friction = friction;
+  material.roughness = roughness;
+  config.setMaterial("test", material);
+  return config;
+}
+
+// Kinetic (translational and rotational) plus potential energy of a body in `world`'s gravity,
+// the potential zero at the origin (J); a static body has none.
+inline double mechanicalEnergy(const btRigidBody& body, const btVector3& gravity) {
+  if (body.getInvMass() == 0) return 0.0;
+  const double m = 1.0 / body.getInvMass();
+  const btVector3 w = body.getAngularVelocity();
+  const btMatrix3x3 inertia = body.getInvInertiaTensorWorld().inverse();
+  return 0.5 * m * body.getLinearVelocity().length2() + 0.5 * w.dot(inertia * w) -
+         m * gravity.dot(body.getCenterOfMassPosition());
+}
+
+inline double totalEnergy(btDiscreteDynamicsWorld& world) {
+  double energy = 0;
+  for (int i = 0; i < world.getNumCollisionObjects(); ++i) {
+    if (const btRigidBody* body = btRigidBody::upcast(world.getCollisionObjectArray()[i]))
+      energy += mechanicalEnergy(*body, world.getGravity());
+  }
+  return energy;
+}
+
 }  // namespace carom::test
