@@ -101,7 +101,9 @@ class VariationalStep {
   std::vector<CandidatePair> m_pairs;
   struct HeldContact {
     core::contact::PersistentContact contact;
-    core::Vec3 leverA, leverB;  // body-frame lever arms R_0ᵀ(p − x_0) (m)
+    // Lever arms p − x (m) as worldLever() reads them: body-frame R_0ᵀ(p − x_0) for a vertex,
+    // world-frame p − x_0 for a witness point.
+    core::Vec3 leverA, leverB;
     CandidatePair pair;
     int feature;
   };
@@ -109,6 +111,11 @@ class VariationalStep {
   StepDiagnostics m_diagnostics;
 
   void applyHalf(const HeldContact& held);
+  // A held contact's lever arm on body `index` in the world frame now. A polyhedron's vertex
+  // (feature ≥ 0) is a material point and turns with the body; the witness point of a smooth
+  // shape (feature −1) is not: a rolling ball's contact stays under its centre, and a lever
+  // turned with the ball would put the normal impulse ahead of it and spin it up.
+  core::Vec3 worldLever(const HeldContact& held, int index, const core::Vec3& lever) const;
 };
 
 }  // namespace carom

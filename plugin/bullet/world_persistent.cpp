@@ -51,10 +51,9 @@ void VariationalStep::holdRestingContacts(double remaining) {
       persistent.friction = materialOf(pair.a, pair.b).friction;
       contacts.push_back(persistent);
       const auto lever = [&](int index) {
-        return index == kFixed ? core::Vec3::Zero().eval()
-                               : (m_bodies[index].state.R.transpose() *
-                                  (contact.point - m_bodies[index].state.x))
-                                     .eval();
+        if (index == kFixed) return core::Vec3::Zero().eval();
+        const core::Vec3 world = contact.point - m_bodies[index].state.x;
+        return contact.feature >= 0 ? (m_bodies[index].state.R.transpose() * world).eval() : world;
       };
       held.push_back({persistent, lever(pair.bodyA), lever(pair.bodyB), pair, contact.feature});
     }
@@ -87,7 +86,7 @@ void VariationalStep::holdRestingContacts(double remaining) {
     for (const auto& [index, sign] : {std::pair{owed.pair.bodyA, -1.0}, {owed.pair.bodyB, 1.0}}) {
       if (index == kFixed) continue;
       const core::Vec3 lever =
-          m_bodies[index].state.R * (index == owed.pair.bodyA ? owed.leverA : owed.leverB);
+          worldLever(owed, index, index == owed.pair.bodyA ? owed.leverA : owed.leverB);
       bodies[index].linearVelocity += sign * m_bodies[index].mass.inverseMass() * half;
       bodies[index].angularVelocity += sign * bodies[index].inverseInertiaWorld * lever.cross(half);
     }
@@ -110,15 +109,20 @@ void VariationalStep::holdRestingContacts(double remaining) {
   m_diagnostics.persistentContacts += static_cast<int>(contacts.size());
 }
 
-// Half of a persistent impulse P (on B, −P on A): γ += ½P, Π += ½ ρ × RᵀP with ρ the contact
-// point's body-frame lever arm, which moves with the body through the flow.
+core::Vec3 VariationalStep::worldLever(const HeldContact& held, int index,
+                                       const core::Vec3& lever) const {
+  return held.feature >= 0 ? (m_bodies[index].state.R * lever).eval() : lever;
+}
+
+// Half of a persistent impulse P (on B, −P on A): γ += ½P, Π += ½ Rᵀ(r × P) with r the contact's
+// lever arm now (worldLever).
 void VariationalStep::applyHalf(const HeldContact& held) {
   const core::Vec3 half = 0.5 * held.contact.impulse;
   const auto kick = [&](int index, const core::Vec3& lever, double sign) {
     if (index == kFixed) return;
     core::BodyState& state = m_bodies[index].state;
     state.gamma += sign * half;
-    state.Pi += sign * lever.cross(state.R.transpose() * half);
+    state.Pi += sign * state.R.transpose() * worldLever(held, index, lever).cross(half);
   };
   kick(held.pair.bodyA, held.leverA, -1.0);
   kick(held.pair.bodyB, held.leverB, 1.0);
