@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "bt_eigen.h"
+#include "persistent_settings.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -66,7 +67,7 @@ void VariationalStep::holdRestingContacts(double remaining) {
   // (a) Stop what still approaches, at once and plastically: a half impulse would let the body
   // sink by ½τ u_n over the rest of the step.
   const core::contact::PersistentContactReport stop =
-      core::contact::solvePersistentContacts(bodies, contacts);
+      core::contact::solvePersistentContacts(bodies, contacts, detail::kPersistentContactSettings);
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     HeldContact full = held[i];
     full.contact.impulse = 2.0 * contacts[i].impulse;
@@ -97,7 +98,7 @@ void VariationalStep::holdRestingContacts(double remaining) {
         warm != m_world.m_warmStart.end() ? toEigen(warm->second) : core::Vec3::Zero().eval();
   }
   const core::contact::PersistentContactReport hold =
-      core::contact::solvePersistentContacts(bodies, contacts);
+      core::contact::solvePersistentContacts(bodies, contacts, detail::kPersistentContactSettings);
   if (!stop.ok() || !hold.ok()) {
     m_diagnostics.message = "persistent contacts: " + (stop.ok() ? hold.message : stop.message);
   }

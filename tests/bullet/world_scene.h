@@ -34,6 +34,13 @@ class Scene {
 
   World& world() { return *world_; }
 
+  // Whole-face manifolds from the first touch, which lcp mode's velocity-level LCP needs to hold a
+  // box flat (see impact_solver_test.cpp's Scene); Bullet adds one point per step otherwise.
+  void useMultipointManifolds() {
+    collisionConfiguration_.setConvexConvexMultipointIterations(3, 3);
+    collisionConfiguration_.setPlaneConvexMultipointIterations(3, 3);
+  }
+
   // A body of `mass` (0: static) with `shape` at `position`, never sleeping.
   btRigidBody* add(btCollisionShape* shape, double mass, const btVector3& position,
                    const btVector3& velocity = btVector3(0, 0, 0)) {
