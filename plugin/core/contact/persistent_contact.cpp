@@ -105,9 +105,12 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     return energy;
   };
   const double energyBefore = totalEnergy();
-  // Velocities follow the impulses: apply the warm start first.
-  const auto apply = [&](const PersistentContact& c, const Vec3& impulse) {
-    const impact::ImpactOutcome o = impact::applyImpulse(pairOf(bodies, c), impulse);
+  // Velocities follow the impulses; `u` and `K` are the contact's current relative velocity and
+  // Delassus matrix, already known wherever this is called.
+  const auto apply = [&](const PersistentContact& c, const Vec3& impulse, const Vec3& u,
+                         const Mat3& K) {
+    const impact::ImpactOutcome o =
+        impact::applyImpulse(pairOf(bodies, c), impulse, {u, K, c.normal.dot(u)});
     if (c.bodyA != kWorld) {
       bodies[c.bodyA].linearVelocity = o.linearVelocityA;
       bodies[c.bodyA].angularVelocity = o.angularVelocityA;
@@ -117,10 +120,11 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       bodies[c.bodyB].angularVelocity = o.angularVelocityB;
     }
   };
-  std::vector<Mat3> delassus;
-  for (const PersistentContact& c : contacts) {
-    delassus.push_back(impact::inverseMassMatrix(pairOf(bodies, c)));
-    apply(c, c.impulse);
+  std::vector<Mat3> delassus;  // constant: the bodies do not move during the solve
+  for (const PersistentContact& c : contacts) {  // the warm start first
+    const Contact pair = pairOf(bodies, c);
+    delassus.push_back(impact::inverseMassMatrix(pair));
+    apply(c, c.impulse, impact::relativeVelocity(pair), delassus.back());
   }
 
   PersistentContactReport report;
@@ -131,7 +135,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       PersistentContact& c = contacts[i];
       const Vec3 u0 = impact::relativeVelocity(pairOf(bodies, c));
       const Vec3 next = solveLocal(delassus[i], u0, c.impulse, c.normal, c.friction);
-      apply(c, next - c.impulse);
+      apply(c, next - c.impulse, u0, delassus[i]);
       largestChange = std::max(largestChange, (delassus[i] * (next - c.impulse)).norm());
       c.impulse = next;
     }

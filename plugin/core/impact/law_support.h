@@ -40,13 +40,6 @@ inline void requireRoughnessRank(int roughness, std::string_view owner) {
   }
 }
 
-// What every law needs of a contact, computed once per impact.
-struct ContactKinematics {
-  Vec3 relativeVelocity;  // Δu⁻, relativeVelocity(contact) (m/s)
-  Mat3 inverseMass;       // K, inverseMassMatrix(contact) (1/kg)
-  double normalVelocity;  // n·Δu⁻ (m/s); ≤ 0 from approachingContact
-};
-
 // Validates `contact`, refuses separating bodies and returns its kinematics. An impact law maps
 // incoming to outgoing states (Cox, Feres & Ward §2.4: C maps T⁻M to T⁺M); applied to separating
 // bodies it would pull them together, so that is refused, not ignored.
@@ -61,10 +54,6 @@ inline ContactKinematics approachingContact(const Contact& contact) {
   }
   return {du, inverseMassMatrix(contact), normalVelocity};
 }
-
-// applyImpulse (contact.h) with the kinematics already known (defined in contact.cpp).
-ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB,
-                           const ContactKinematics& kinematics);
 
 // W (WᵀKW)⁻¹ Wᵀ c: the impulse on B within span(W) that changes the components Wᵀ Δu of the
 // relative contact velocity by Wᵀ c (K = inverseMassMatrix). Throws carom::Error when WᵀKW is

@@ -60,4 +60,15 @@ double kineticEnergy(const Contact& contact);
 // velocities, impulse and energyChange.
 ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB);
 
+// What the laws and solvers need of a contact, computed once and reused.
+struct ContactKinematics {
+  Vec3 relativeVelocity;  // Δu⁻, relativeVelocity(contact) (m/s)
+  Mat3 inverseMass;       // K, inverseMassMatrix(contact) (1/kg)
+  double normalVelocity;  // n·Δu⁻ (m/s)
+};
+
+// applyImpulse with the kinematics already known: no recomputation of Δu⁻ and K.
+ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB,
+                           const ContactKinematics& kinematics);
+
 }  // namespace carom::core::impact
