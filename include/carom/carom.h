@@ -8,8 +8,8 @@
 #include "carom/bullet/dynamics_world.h"
 #include "carom/bullet/ellipsoid_shape.h"
 #include "carom/bullet/gap.h"
-#include "carom/bullet/impact_solver.h"
 #include "carom/bullet/impact_event.h"
+#include "carom/bullet/impact_solver.h"
 
 #include "carom/core/body.h"
 #include "carom/core/collision_integrator.h"
@@ -18,3 +18,13 @@
 #include "carom/core/lgvi.h"
 #include "carom/core/lie.h"
 #include "carom/core/sdf.h"
+#include "carom/core/tran_leok_cases.h"
+
+#include "carom/core/contact/persistent_contact.h"
+#include "carom/core/impact/law.h"
+#include "carom/core/impact/material.h"
+#include "carom/core/lcp/box_mlcp.h"
+#include "carom/core/lcp/lemke.h"
+#include "carom/core/lcp/pgs.h"
+#include "carom/core/routh/policy.h"
+#include "carom/core/routh/sample_set.h"
