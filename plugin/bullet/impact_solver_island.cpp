@@ -6,14 +6,6 @@
 namespace carom::detail {
 namespace {
 
-core::Mat3 toEigenMatrix(const btMatrix3x3& m) {
-  core::Mat3 out;
-  for (int r = 0; r < 3; ++r)
-    for (int c = 0; c < 3; ++c)
-      out(r, c) = m[r][c];
-  return out;
-}
-
 IslandBody makeBody(const btCollisionObject* object) {
   IslandBody body;
   body.object = object;
@@ -25,7 +17,7 @@ IslandBody makeBody(const btCollisionObject* object) {
   if (object->isStaticOrKinematicObject() || rigid->getInvMass() == 0) return body;
   body.dynamic = const_cast<btRigidBody*>(rigid);
   body.state.inverseMass = rigid->getInvMass();
-  body.state.inverseInertiaWorld = toEigenMatrix(rigid->getInvInertiaTensorWorld());
+  body.state.inverseInertiaWorld = toEigen(rigid->getInvInertiaTensorWorld());
   return body;
 }
 

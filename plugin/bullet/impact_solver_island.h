@@ -8,18 +8,12 @@
 #include <functional>
 #include <vector>
 
+#include "bt_eigen.h"
 #include "carom/bullet/impact_solver.h"
 #include "carom/core/contact/persistent_contact.h"
 #include "carom/core/impact/material.h"
 
 namespace carom::detail {
-
-inline core::Vec3 toEigen(const btVector3& v) {
-  return core::Vec3(v.x(), v.y(), v.z());
-}
-inline btVector3 toBt(const core::Vec3& v) {
-  return btVector3(v.x(), v.y(), v.z());
-}
 
 struct IslandBody {
   const btCollisionObject* object = nullptr;
