@@ -1,8 +1,8 @@
 // Issue 5 §5: the same Bullet scenes stepped by stock Bullet (solver.kind = bullet), carom's lcp
 // mode and its variational mode, side by side: wall time per step, its ratio to stock Bullet, and
-// energy drift. Usage: carom-scene-bench [steps-per-scene] [seconds-per-run] (defaults 60 steps,
-// 1 s at 60 Hz, and 5 s): a run that reaches its wall-time cap stops there and says how many
-// steps it took, so the default stays under a minute.
+// energy drift. Usage: carom-scene-bench [steps-per-scene] [seconds-per-run] [bin|pyramid|balls]
+// (defaults 60 steps, 1 s at 60 Hz, 5 s, and every scene): a run that reaches its wall-time cap
+// stops there and says how many steps it took, so the default stays under a minute.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -75,16 +75,27 @@ void compare(const char* name, int bodies, const std::function<void(World&)>& bu
 int main(int argc, char** argv) {
   const int steps = argc > 1 ? std::atoi(argv[1]) : 60;
   const double cap = argc > 2 ? std::atof(argv[2]) : 5.0;
-  if (steps <= 0 || !(cap > 0)) {
-    std::fprintf(stderr, "usage: carom-scene-bench [steps-per-scene > 0] [seconds-per-run > 0]\n");
+  const std::string only = argc > 3 ? argv[3] : "";
+  const bool known = only.empty() || only == "bin" || only == "pyramid" || only == "balls";
+  if (steps <= 0 || !(cap > 0) || !known) {
+    std::fprintf(stderr,
+                 "usage: carom-scene-bench [steps-per-scene > 0] [seconds-per-run > 0] "
+                 "[bin|pyramid|balls]\n");
     return 2;
   }
-  compare(
-      "bin", 300, [](World& scene) { carom::bench::pourIntoBin(scene, 300); }, steps, cap);
-  compare(
-      "pyramid", 55, [](World& scene) { carom::bench::boxPyramid(scene, 10); }, steps, cap);
-  compare(
-      "elastic balls", 100, [](World& scene) { carom::bench::elasticBallsInABox(scene, 100); },
-      steps, cap);
+  const auto wanted = [&](const char* scene) { return only.empty() || only == scene; };
+  if (wanted("bin")) {
+    compare(
+        "bin", 300, [](World& scene) { carom::bench::pourIntoBin(scene, 300); }, steps, cap);
+  }
+  if (wanted("pyramid")) {
+    compare(
+        "pyramid", 55, [](World& scene) { carom::bench::boxPyramid(scene, 10); }, steps, cap);
+  }
+  if (wanted("balls")) {
+    compare(
+        "elastic balls", 100, [](World& scene) { carom::bench::elasticBallsInABox(scene, 100); },
+        steps, cap);
+  }
   return 0;
 }

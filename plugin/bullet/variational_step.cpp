@@ -15,8 +15,10 @@
 
 #include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
 #include <BulletCollision/CollisionShapes/btPolyhedralConvexShape.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <unordered_map>
 
@@ -40,18 +42,36 @@ const core::BodyState* stateOf(int index, const std::vector<core::BodyState>& st
   return index == kFixed ? nullptr : &states[index];
 }
 
-// Vertices of a polyhedral shape (a box, a convex hull) within kContactTolerance of its witness
-// point along `away` (unit, world, pointing away from the other shape): the contact points of a
-// face or edge contact, where a single witness point would leave the face free to tip.
+// How far a polyhedron's sharp vertex may lie from `shape` and still touch it (m). Bullet's gap
+// counts a polyhedron's margin as part of it, rounding its edges and corners: a box's corner stands
+// margin·(√3 − 1) off the rounded surface, so two stacked boxes' corners, which touch, would
+// otherwise seem apart.
+double vertexAllowance(const btCollisionShape& shape) {
+  const bool polyhedral = dynamic_cast<const btPolyhedralConvexShape*>(&shape) != nullptr;
+  return kContactTolerance + (polyhedral ? (std::sqrt(3.0) - 1) * shape.getMargin() : 0.0);
+}
+
+// Vertices of a polyhedral shape (a box, a convex hull) that touch the other shape near the
+// witness point: within kContactTolerance of it along `away` (unit, world, pointing away from the
+// other shape) and within vertexAllowance of the other shape itself. These are the contact points
+// of a face or edge contact, where a single witness point would leave the face free to tip; the
+// second test keeps out the vertices of a large face (a wall) that lie in the contact plane far
+// from where the other shape touches it.
 void addVertexContacts(const btCollisionShape& shape, const btTransform& frame,
+                       const btCollisionShape& other, const btTransform& otherFrame,
                        const btVector3& away, const btVector3& witness, const CandidatePair& pair,
                        const core::Vec3& normal, std::vector<PairContact>& out) {
   const auto* polyhedron = dynamic_cast<const btPolyhedralConvexShape*>(&shape);
-  for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
+  if (polyhedron == nullptr) return;
+  const btSphereShape point(0);
+  const double allowance = vertexAllowance(other);
+  for (int i = 0; i < polyhedron->getNumVertices(); ++i) {
     btVector3 vertex;
     polyhedron->getVertex(i, vertex);
     const btVector3 world = frame * vertex;
-    if (away.dot(world - witness) <= kContactTolerance) {
+    if (away.dot(world - witness) > kContactTolerance) continue;
+    const btTransform at(btMatrix3x3::getIdentity(), world);
+    if (gap(point, at, other, otherFrame).distance <= allowance) {
       out.push_back({pair, toEigen(world), normal, i});
     }
   }
@@ -160,13 +180,13 @@ std::vector<PairContact> VariationalStep::contactsOf(
     const CandidatePair& pair, const std::vector<core::BodyState>& states) const {
   const btTransform frameA = transformOf(*pair.a, stateOf(pair.bodyA, states));
   const btTransform frameB = transformOf(*pair.b, stateOf(pair.bodyB, states));
-  const Gap g = gap(*pair.a->getCollisionShape(), frameA, *pair.b->getCollisionShape(), frameB);
+  const btCollisionShape& shapeA = *pair.a->getCollisionShape();
+  const btCollisionShape& shapeB = *pair.b->getCollisionShape();
+  const Gap g = gap(shapeA, frameA, shapeB, frameB);
   const core::Vec3 normal = -toEigen(g.normal);  // the core's: from A into B
   std::vector<PairContact> contacts;
-  addVertexContacts(*pair.a->getCollisionShape(), frameA, g.normal, g.pointOnA, pair, normal,
-                    contacts);
-  addVertexContacts(*pair.b->getCollisionShape(), frameB, -g.normal, g.pointOnB, pair, normal,
-                    contacts);
+  addVertexContacts(shapeA, frameA, shapeB, frameB, g.normal, g.pointOnA, pair, normal, contacts);
+  addVertexContacts(shapeB, frameB, shapeA, frameA, -g.normal, g.pointOnB, pair, normal, contacts);
   if (contacts.empty()) {
     contacts.push_back({pair, toEigen(0.5 * (g.pointOnA + g.pointOnB)), normal, -1});
   }
