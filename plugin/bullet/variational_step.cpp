@@ -14,17 +14,16 @@
 #include "variational_step.h"
 
 #include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
-#include <BulletCollision/CollisionShapes/btPolyhedralConvexShape.h>
-#include <BulletCollision/CollisionShapes/btSphereShape.h>
 
 #include <algorithm>
-#include <cmath>
+#include <functional>
 #include <limits>
 #include <unordered_map>
 
 #include "bt_eigen.h"
 #include "carom/core/event.h"
 #include "carom/error.h"
+#include "vertex_contacts.h"
 
 namespace carom {
 
@@ -38,41 +37,20 @@ btTransform transformOf(const btCollisionObject& object, const core::BodyState* 
                           : object.getWorldTransform();
 }
 
-const core::BodyState* stateOf(int index, const std::vector<core::BodyState>& states) {
-  return index == kFixed ? nullptr : &states[index];
-}
-
-// How far a polyhedron's sharp vertex may lie from `shape` and still touch it (m). Bullet's gap
-// counts a polyhedron's margin as part of it, rounding its edges and corners: a box's corner stands
-// margin·(√3 − 1) off the rounded surface, so two stacked boxes' corners, which touch, would
-// otherwise seem apart.
-double vertexAllowance(const btCollisionShape& shape) {
-  const bool polyhedral = dynamic_cast<const btPolyhedralConvexShape*>(&shape) != nullptr;
-  return kContactTolerance + (polyhedral ? (std::sqrt(3.0) - 1) * shape.getMargin() : 0.0);
-}
-
-// Vertices of a polyhedral shape (a box, a convex hull) that touch the other shape near the
-// witness point: within kContactTolerance of it along `away` (unit, world, pointing away from the
-// other shape) and within vertexAllowance of the other shape itself. These are the contact points
-// of a face or edge contact, where a single witness point would leave the face free to tip; the
-// second test keeps out the vertices of a large face (a wall) that lie in the contact plane far
-// from where the other shape touches it.
-void addVertexContacts(const btCollisionShape& shape, const btTransform& frame,
-                       const btCollisionShape& other, const btTransform& otherFrame,
-                       const btVector3& away, const btVector3& witness, const CandidatePair& pair,
+// The contact points of a face or edge contact, where a single witness point would leave the face
+// free to tip: the vertices of `side`'s shape (if polyhedral) within kContactTolerance of the
+// witness point along `away` (unit, world, pointing away from the other shape) that touch the other
+// shape. The second test keeps out the vertices of a large face (a wall) that lie in the contact
+// plane far from where the other shape touches it.
+void addVertexContacts(const PairGeometry& geometry, int side, const btVector3& away,
+                       const btVector3& witness, const CandidatePair& pair,
                        const core::Vec3& normal, std::vector<PairContact>& out) {
-  const auto* polyhedron = dynamic_cast<const btPolyhedralConvexShape*>(&shape);
-  if (polyhedron == nullptr) return;
-  const btSphereShape point(0);
-  const double allowance = vertexAllowance(other);
-  for (int i = 0; i < polyhedron->getNumVertices(); ++i) {
-    btVector3 vertex;
-    polyhedron->getVertex(i, vertex);
-    const btVector3 world = frame * vertex;
+  const btPolyhedralConvexShape* polyhedron = polyhedronOf(geometry.shape[side]);
+  for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
+    const btVector3 world = vertexAt(*polyhedron, geometry.frame[side], i);
     if (away.dot(world - witness) > kContactTolerance) continue;
-    const btTransform at(btMatrix3x3::getIdentity(), world);
-    if (gap(point, at, other, otherFrame).distance <= allowance) {
-      out.push_back({pair, toEigen(world), normal, i});
+    if (vertexGap(geometry, side, i) <= 0) {
+      out.push_back({pair, toEigen(world), normal, vertexFeature(side, i)});
     }
   }
 }
@@ -84,38 +62,57 @@ VariationalStep::VariationalStep(DynamicsWorld& world, double timeStep)
 
 StepDiagnostics VariationalStep::run() {
   readBodies();
-  findCandidatePairs(flowAll(1.0));
-  holdRestingContacts(1.0);
+  for (const StepBody& body : m_bodies)
+    m_start.push_back(body.state);
+  std::vector<int> all(m_bodies.size());
+  for (std::size_t i = 0; i < all.size(); ++i)
+    all[i] = static_cast<int>(i);
+  m_trial.resize(m_bodies.size());
+  flowTrial(all, 1.0);
+  findCandidatePairs();
+  const std::vector<Island> islands = findIslands();
+  for (const int body : all) {  // a body in no pair flies free
+    if (m_slot[body] < 0) m_bodies[body].state = m_trial[body];
+  }
+  for (std::size_t id = 0; id < islands.size(); ++id)
+    runIsland(islands[id], static_cast<int>(id));
+  applyPersistentEnd(islands);
+  writeBodies();
+  return m_diagnostics;
+}
+
+void VariationalStep::runIsland(const Island& island, int id) {
+  holdRestingContacts(island, id, 1.0);
   double elapsed = 0;  // α_Σ: the fraction of the step already taken
+  int impacts = 0;
   while (true) {
     const double remaining = 1.0 - elapsed;
-    std::vector<core::BodyState> trial = flowAll(remaining);
-    const double alpha = earliestImpact(trial, remaining);
-    const bool freeFlight = !(alpha < remaining);
-    if (!freeFlight && m_diagnostics.impacts >= m_world.getConfig().solver.maxEventsPerStep) {
+    flowTrial(island.bodies, remaining);
+    const double alpha = earliestImpact(island, remaining);
+    if (!(alpha < remaining)) break;  // free flight to the end of the step
+    if (impacts >= m_world.getConfig().solver.maxEventsPerStep) {
+      // The Zeno guard: every touching contact of the island is held for the rest of the step,
+      // whatever its speed (the plastic stop dissipates), instead of an endless series of impacts.
       m_diagnostics.eventLimitReached = true;
       m_diagnostics.message =
-          "solver.maxEventsPerStep (" + std::to_string(m_diagnostics.impacts) +
-          ") impacts in the step at t = " + std::to_string(m_world.m_simulatedTime) +
-          " s; the rest of the step was taken without impacts";
-    }
-    if (freeFlight || m_diagnostics.eventLimitReached) {
-      for (std::size_t i = 0; i < m_bodies.size(); ++i)
-        m_bodies[i].state = trial[i];
+          "solver.maxEventsPerStep (" + std::to_string(impacts) +
+          ") impacts in an island in the step at t = " + std::to_string(m_world.m_simulatedTime) +
+          " s; its touching contacts were held as persistent ones for the rest of the step";
+      holdRestingContacts(island, id, remaining, std::numeric_limits<double>::infinity());
+      flowTrial(island.bodies, remaining);
       break;
     }
-    const std::vector<core::BodyState> atImpact = flowAll(alpha);
-    for (std::size_t i = 0; i < m_bodies.size(); ++i)
-      m_bodies[i].state = atImpact[i];
+    for (const int body : island.bodies)
+      m_bodies[body].state = flowBody(body, m_bodies[body].state, alpha);
     elapsed += alpha;
     // A landing below the resting speed would otherwise start a Zeno sequence of ever smaller
     // bounces inside the step: its contacts are held for the rest of the step instead.
-    if (resolveImpact(elapsed)) holdRestingContacts(1.0 - elapsed);
+    if (resolveImpact(island, elapsed)) holdRestingContacts(island, id, 1.0 - elapsed);
+    ++impacts;
     ++m_diagnostics.impacts;
   }
-  applyPersistentEnd();
-  writeBodies();
-  return m_diagnostics;
+  for (const int body : island.bodies)
+    m_bodies[body].state = m_trial[body];
 }
 
 core::BodyState VariationalStep::flowBody(int index, const core::BodyState& from,
@@ -129,29 +126,22 @@ core::BodyState VariationalStep::flowBody(int index, const core::BodyState& from
   return result.state;
 }
 
-std::vector<core::BodyState> VariationalStep::flowAll(double fraction) const {
-  std::vector<core::BodyState> states;
-  states.reserve(m_bodies.size());
-  for (std::size_t i = 0; i < m_bodies.size(); ++i) {
-    states.push_back(flowBody(static_cast<int>(i), m_bodies[i].state, fraction));
-  }
-  return states;
+void VariationalStep::flowTrial(const std::vector<int>& bodies, double fraction) {
+  for (const int body : bodies)
+    m_trial[body] = flowBody(body, m_bodies[body].state, fraction);
 }
 
-void VariationalStep::findCandidatePairs(const std::vector<core::BodyState>& trial) {
+void VariationalStep::findCandidatePairs() {
   std::unordered_map<const btCollisionObject*, int> indexOf;
   for (std::size_t i = 0; i < m_bodies.size(); ++i) {
     indexOf[m_bodies[i].rigidBody] = static_cast<int>(i);
     // updateAabbs takes the union of the AABBs at the world and the interpolation transform
     // (digest §3.1): with the trial pose there, the AABB covers the whole step.
     m_bodies[i].rigidBody->setInterpolationWorldTransform(
-        btTransform(toBt(trial[i].R), toBt(trial[i].x)));
+        btTransform(toBt(m_trial[i].R), toBt(m_trial[i].x)));
   }
   m_world.updateAabbs();
   m_world.computeOverlappingPairs();
-  std::vector<core::BodyState> current;
-  for (const StepBody& body : m_bodies)
-    current.push_back(body.state);
   btOverlappingPairCache* cache = m_world.getBroadphase()->getOverlappingPairCache();
   btDispatcher* dispatcher = m_world.getDispatcher();
   for (int i = 0; i < cache->getNumOverlappingPairs(); ++i) {
@@ -164,62 +154,138 @@ void VariationalStep::findCandidatePairs(const std::vector<core::BodyState>& tri
     CandidatePair pair{a, b, foundA == indexOf.end() ? kFixed : foundA->second,
                        foundB == indexOf.end() ? kFixed : foundB->second, 0.0};
     if (pair.bodyA == kFixed && pair.bodyB == kFixed) continue;
-    const double start = gapOf(pair, current).distance;
+    const double start = gapNow(pair).distance;
     if (start <= kContactTolerance) pair.slack = kContactTolerance + std::max(0.0, -start);
     m_pairs.push_back(pair);
   }
+  m_heldFeatures.assign(m_pairs.size(), {});
 }
 
-Gap VariationalStep::gapOf(const CandidatePair& pair,
-                           const std::vector<core::BodyState>& states) const {
-  return gap(*pair.a->getCollisionShape(), transformOf(*pair.a, stateOf(pair.bodyA, states)),
-             *pair.b->getCollisionShape(), transformOf(*pair.b, stateOf(pair.bodyB, states)));
+std::vector<Island> VariationalStep::findIslands() {
+  // Union–find over the step bodies, joined by the pairs of two step bodies.
+  std::vector<int> parent(m_bodies.size());
+  for (std::size_t i = 0; i < parent.size(); ++i)
+    parent[i] = static_cast<int>(i);
+  const auto root = [&](int i) {
+    while (parent[i] != i)
+      i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  for (const CandidatePair& pair : m_pairs) {
+    if (pair.bodyA != kFixed && pair.bodyB != kFixed) parent[root(pair.bodyA)] = root(pair.bodyB);
+  }
+  std::vector<Island> islands;
+  std::vector<int> islandOf(m_bodies.size(), -1);  // by root
+  for (std::size_t p = 0; p < m_pairs.size(); ++p) {
+    const CandidatePair& pair = m_pairs[p];
+    const int r = root(pair.bodyA != kFixed ? pair.bodyA : pair.bodyB);
+    if (islandOf[r] < 0) {
+      islandOf[r] = static_cast<int>(islands.size());
+      islands.emplace_back();
+    }
+    islands[islandOf[r]].pairs.push_back(static_cast<int>(p));
+  }
+  m_slot.assign(m_bodies.size(), -1);
+  for (std::size_t i = 0; i < m_bodies.size(); ++i) {
+    const int island = islandOf[root(static_cast<int>(i))];
+    if (island < 0) continue;  // in no pair
+    m_slot[i] = static_cast<int>(islands[island].bodies.size());
+    islands[island].bodies.push_back(static_cast<int>(i));
+  }
+  return islands;
 }
 
-std::vector<PairContact> VariationalStep::contactsOf(
-    const CandidatePair& pair, const std::vector<core::BodyState>& states) const {
-  const btTransform frameA = transformOf(*pair.a, stateOf(pair.bodyA, states));
-  const btTransform frameB = transformOf(*pair.b, stateOf(pair.bodyB, states));
-  const btCollisionShape& shapeA = *pair.a->getCollisionShape();
-  const btCollisionShape& shapeB = *pair.b->getCollisionShape();
-  const Gap g = gap(shapeA, frameA, shapeB, frameB);
+PairGeometry VariationalStep::geometryAt(const CandidatePair& pair, const core::BodyState* a,
+                                         const core::BodyState* b) const {
+  return {{pair.a->getCollisionShape(), pair.b->getCollisionShape()},
+          {transformOf(*pair.a, a), transformOf(*pair.b, b)}};
+}
+
+Gap VariationalStep::gapAt(const CandidatePair& pair, const core::BodyState* a,
+                           const core::BodyState* b) const {
+  const PairGeometry geometry = geometryAt(pair, a, b);
+  return gap(*geometry.shape[0], geometry.frame[0], *geometry.shape[1], geometry.frame[1]);
+}
+
+Gap VariationalStep::gapNow(const CandidatePair& pair) const {
+  return gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+}
+
+std::vector<PairContact> VariationalStep::contactsNow(const CandidatePair& pair) const {
+  const PairGeometry geometry = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+  const Gap g = gap(*geometry.shape[0], geometry.frame[0], *geometry.shape[1], geometry.frame[1]);
   const core::Vec3 normal = -toEigen(g.normal);  // the core's: from A into B
   std::vector<PairContact> contacts;
-  addVertexContacts(shapeA, frameA, shapeB, frameB, g.normal, g.pointOnA, pair, normal, contacts);
-  addVertexContacts(shapeB, frameB, shapeA, frameA, -g.normal, g.pointOnB, pair, normal, contacts);
+  addVertexContacts(geometry, 0, g.normal, g.pointOnA, pair, normal, contacts);
+  addVertexContacts(geometry, 1, -g.normal, g.pointOnB, pair, normal, contacts);
   if (contacts.empty()) {
     contacts.push_back({pair, toEigen(0.5 * (g.pointOnA + g.pointOnB)), normal, -1});
   }
   return contacts;
 }
 
-double VariationalStep::earliestImpact(const std::vector<core::BodyState>& trial,
-                                       double remaining) const {
-  std::vector<core::BodyState> current;
-  for (const StepBody& body : m_bodies)
-    current.push_back(body.state);
+double VariationalStep::earliestImpact(const Island& island, double remaining) const {
   double earliest = std::numeric_limits<double>::infinity();
-  for (const CandidatePair& pair : m_pairs) {
-    const double phiTrial = gapOf(pair, trial).distance + pair.slack;
-    if (phiTrial >= 0) continue;
-    const double phiNow = gapOf(pair, current).distance + pair.slack;
-    if (phiNow < 0) return 0;  // already closer than its slack: resolve now
-    // Each probe: the pair's bodies flowed F̃[αh] from the current instant, then one gap query.
-    std::vector<core::BodyState> probe = current;
-    const auto phiAt = [&](double alpha) {
-      for (int index : {pair.bodyA, pair.bodyB}) {
-        if (index != kFixed) probe[index] = flowBody(index, current[index], alpha);
-      }
-      return gapOf(pair, probe).distance + pair.slack;
-    };
-    const core::RootResult root = core::locateRoot(phiAt, 0, phiNow, remaining, phiTrial);
-    if (root.status != core::RootStatus::kConverged) {
-      throw Error("variational step: impact-time search failed (" +
-                  std::string(core::toString(root.status)) + ")");
+  for (const int p : island.pairs) {
+    const CandidatePair& pair = m_pairs[p];
+    if (!m_heldFeatures[p].empty()) {
+      earliest = std::min(earliest, earliestVertexImpact(p, remaining));
     }
-    earliest = std::min(earliest, root.alpha);
+    const double phiTrial =
+        gapAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB)).distance + pair.slack;
+    if (phiTrial >= 0) continue;
+    const double phiNow = gapNow(pair).distance + pair.slack;
+    if (phiNow < 0) return 0;  // already closer than its slack: resolve now
+    earliest = std::min(
+        earliest, locateImpact(pair, phiNow, remaining, phiTrial, [&](const PairGeometry& g) {
+          return gap(*g.shape[0], g.frame[0], *g.shape[1], g.frame[1]).distance + pair.slack;
+        }));
   }
   return earliest;
+}
+
+double VariationalStep::earliestVertexImpact(int p, double remaining) const {
+  const CandidatePair& pair = m_pairs[p];
+  const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+  const PairGeometry trial = geometryAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB));
+  const std::vector<int>& held = m_heldFeatures[p];
+  double earliest = std::numeric_limits<double>::infinity();
+  for (int side = 0; side < 2; ++side) {
+    const btPolyhedralConvexShape* polyhedron = polyhedronOf(now.shape[side]);
+    for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
+      if (std::find(held.begin(), held.end(), vertexFeature(side, i)) != held.end()) continue;
+      const double phiTrial = vertexGap(trial, side, i);
+      if (phiTrial >= 0) continue;
+      const double phiNow = vertexGap(now, side, i);
+      if (phiNow <= kContactTolerance) continue;  // touching already: held or just struck
+      earliest = std::min(
+          earliest, locateImpact(pair, phiNow, remaining, phiTrial,
+                                 [&](const PairGeometry& g) { return vertexGap(g, side, i); }));
+    }
+  }
+  return earliest;
+}
+
+double VariationalStep::locateImpact(
+    const CandidatePair& pair, double phiNow, double remaining, double phiTrial,
+    const std::function<double(const PairGeometry&)>& phiOf) const {
+  // Each probe: the pair's bodies flowed F̃[αh] from the current instant, then one gap query.
+  core::BodyState probeA, probeB;
+  const auto probe = [&](int index, core::BodyState& state, double alpha) {
+    if (index == kFixed) return static_cast<const core::BodyState*>(nullptr);
+    state = flowBody(index, m_bodies[index].state, alpha);
+    return static_cast<const core::BodyState*>(&state);
+  };
+  const auto phiAt = [&](double alpha) {
+    return phiOf(
+        geometryAt(pair, probe(pair.bodyA, probeA, alpha), probe(pair.bodyB, probeB, alpha)));
+  };
+  const core::RootResult root = core::locateRoot(phiAt, 0, phiNow, remaining, phiTrial);
+  if (root.status != core::RootStatus::kConverged) {
+    throw Error("variational step: impact-time search failed (" +
+                std::string(core::toString(root.status)) + ")");
+  }
+  return root.alpha;
 }
 
 }  // namespace carom

@@ -6,6 +6,7 @@
 
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "carom/core/impact/contact.h"
 #include "carom/core/impact/material.h"
 #include "carom/core/lgvi.h"
+#include "vertex_contacts.h"
 
 namespace carom {
 
@@ -54,7 +56,15 @@ struct PairContact {
   CandidatePair pair;
   core::Vec3 point;
   core::Vec3 normal;
-  int feature;  // vertex index for polyhedral contacts, −1 for the gap's witness point
+  int feature;  // vertexFeature() for polyhedral contacts, −1 for the gap's witness point
+};
+
+// A set of step bodies joined by candidate pairs (fixed objects join nothing): what happens in one
+// island cannot reach another within the step, so each runs its own impact loop (stage 4) and its
+// own persistent-contact LCP (stage 5), and an impact costs work in its island only.
+struct Island {
+  std::vector<int> bodies;  // step-body indices
+  std::vector<int> pairs;   // candidate-pair indices
 };
 
 class VariationalStep {
@@ -66,39 +76,6 @@ class VariationalStep {
   StepDiagnostics run();
 
  private:
-  // Stage 1: the active dynamic bodies as core states.
-  void readBodies();
-  // Stage 2: every body flowed over `fraction` of the step from its current state.
-  std::vector<core::BodyState> flowAll(double fraction) const;
-  core::BodyState flowBody(int index, const core::BodyState& from, double fraction) const;
-  // Stage 3: pairs whose AABBs, swept from the start of the step to `trial`, overlap.
-  void findCandidatePairs(const std::vector<core::BodyState>& trial);
-  Gap gapOf(const CandidatePair& pair, const std::vector<core::BodyState>& states) const;
-  std::vector<PairContact> contactsOf(const CandidatePair& pair,
-                                      const std::vector<core::BodyState>& states) const;
-  // Stage 4: the fraction of the step from now to the earliest impact within `remaining` (the
-  // fraction left), or +∞ when the trial poses `trial` penetrate nowhere.
-  double earliestImpact(const std::vector<core::BodyState>& trial, double remaining) const;
-  // Resolves the impact at the current instant and records its events. Returns true, changing
-  // nothing, for a landing: every contact approaches at most at kRestingSpeed.
-  bool resolveImpact(double elapsed);
-  // Stage 5: the contacts touching now with a normal speed of at most kRestingSpeed become
-  // persistent for the rest of the step (`remaining`, a fraction of it): a plastic LCP stops what
-  // approaches, then the LCP against the loads gives an impulse applied half now (applyHalf) and
-  // half at the end of the step (applyPersistentEnd).
-  void holdRestingContacts(double remaining);
-  void applyPersistentEnd();
-  // Stage 6.
-  void writeBodies();
-
-  core::impact::ContactBody contactBodyOf(int index, const btCollisionObject* object) const;
-  core::impact::Material materialOf(const btCollisionObject* a, const btCollisionObject* b) const;
-  void applyVelocities(int index, const core::Vec3& v, const core::Vec3& omega);
-
-  DynamicsWorld& m_world;
-  double m_timeStep;
-  std::vector<StepBody> m_bodies;
-  std::vector<CandidatePair> m_pairs;
   struct HeldContact {
     core::contact::PersistentContact contact;
     // Lever arms p − x (m) as worldLever() reads them: body-frame R_0ᵀ(p − x_0) for a vertex,
@@ -106,9 +83,66 @@ class VariationalStep {
     core::Vec3 leverA, leverB;
     CandidatePair pair;
     int feature;
+    int island;
   };
-  std::vector<HeldContact> m_held;
-  StepDiagnostics m_diagnostics;
+
+  // Stage 1: the active dynamic bodies as core states.
+  void readBodies();
+  // Stage 2: the listed bodies flowed over `fraction` of the step from their current states, into
+  // m_trial.
+  void flowTrial(const std::vector<int>& bodies, double fraction);
+  core::BodyState flowBody(int index, const core::BodyState& from, double fraction) const;
+  // Stage 3: pairs whose AABBs, swept from the start of the step to the trial poses, overlap; and
+  // the islands they make.
+  void findCandidatePairs();
+  std::vector<Island> findIslands();  // and m_slot
+  // Stages 4 and 5 for one island, from the start of the step to its end.
+  void runIsland(const Island& island, int id);
+  // The gap of a pair with its step bodies at the given states (nullptr: a fixed object).
+  PairGeometry geometryAt(const CandidatePair& pair, const core::BodyState* a,
+                          const core::BodyState* b) const;
+  Gap gapAt(const CandidatePair& pair, const core::BodyState* a, const core::BodyState* b) const;
+  Gap gapNow(const CandidatePair& pair) const;
+  const core::BodyState* currentOf(int index) const {
+    return index == kFixed ? nullptr : &m_bodies[index].state;
+  }
+  const core::BodyState* trialOf(int index) const {
+    return index == kFixed ? nullptr : &m_trial[index];
+  }
+  std::vector<PairContact> contactsNow(const CandidatePair& pair) const;
+  // Stage 4: the fraction of the step from now to the island's earliest impact within `remaining`
+  // (the fraction left), or +∞ when its trial poses penetrate nowhere.
+  double earliestImpact(const Island& island, double remaining) const;
+  // The earliest impact within `remaining` of a vertex of held pair `p` that is not held (a box
+  // resting on an edge tipping onto its face): the pair's gap stays at the held contact's zero
+  // and cannot see it.
+  double earliestVertexImpact(int p, double remaining) const;
+  // The root of φ (of the pair's geometry at a probe), from φ = phiNow now to phiTrial < 0 at
+  // `remaining`; each probe flows the pair's bodies from the current instant.
+  double locateImpact(const CandidatePair& pair, double phiNow, double remaining, double phiTrial,
+                      const std::function<double(const PairGeometry&)>& phiOf) const;
+  // Resolves the impact at the current instant: the island's touching contacts that approach
+  // faster than kRestingSpeed, and records its events. The slower ones are persistent contacts'
+  // business. Returns true, changing nothing, for a landing: contacts approach, none faster than
+  // kRestingSpeed.
+  bool resolveImpact(const Island& island, double elapsed);
+  // Stage 5: the island's contacts touching now with a normal speed of at most `restingSpeed`
+  // become persistent for the rest of the step (`remaining`, a fraction of it): a plastic LCP stops
+  // what approaches, then the LCP against the loads gives an impulse applied half now (applyHalf)
+  // and half at the end of the step (stopHeldContacts).
+  void holdRestingContacts(const Island& island, int id, double remaining,
+                           double restingSpeed = kRestingSpeed);
+  // Keeps the held impulses for the next step's warm start and ends every island's held contacts.
+  void applyPersistentEnd(const std::vector<Island>& islands);
+  void stopHeldContacts(const Island& island, int id);
+  // Removes what an island with persistent contacts gained over the step (world_energy_guard.cpp).
+  void guardIslandEnergy(const Island& island);
+  // Stage 6.
+  void writeBodies();
+
+  core::impact::ContactBody contactBodyOf(int index, const btCollisionObject* object) const;
+  core::impact::Material materialOf(const btCollisionObject* a, const btCollisionObject* b) const;
+  void applyVelocities(int index, const core::Vec3& v, const core::Vec3& omega);
 
   void applyHalf(const HeldContact& held);
   // A held contact's lever arm on body `index` in the world frame now. A polyhedron's vertex
@@ -116,6 +150,17 @@ class VariationalStep {
   // shape (feature −1) is not: a rolling ball's contact stays under its centre, and a lever
   // turned with the ball would put the normal impulse ahead of it and spin it up.
   core::Vec3 worldLever(const HeldContact& held, int index, const core::Vec3& lever) const;
+
+  DynamicsWorld& m_world;
+  double m_timeStep;
+  std::vector<StepBody> m_bodies;
+  std::vector<core::BodyState> m_start;  // per step body: its state at the start of the step
+  std::vector<core::BodyState> m_trial;  // per step body: its trial pose (stage 2)
+  std::vector<int> m_slot;               // per step body: its place in its island's body list
+  std::vector<CandidatePair> m_pairs;
+  std::vector<std::vector<int>> m_heldFeatures;  // per pair: the features held in this step
+  std::vector<HeldContact> m_held;
+  StepDiagnostics m_diagnostics;
 };
 
 }  // namespace carom

@@ -48,33 +48,32 @@ core::routh::ImpactPolicy policyOf(const SolverSettings& settings, Eigen::Index 
 
 }  // namespace
 
-bool VariationalStep::resolveImpact(double elapsed) {
-  std::vector<core::BodyState> current;
-  for (const StepBody& body : m_bodies)
-    current.push_back(body.state);
+bool VariationalStep::resolveImpact(const Island& island, double elapsed) {
   std::vector<PairContact> contacts;
   std::vector<core::impact::Contact> geometry;
-  for (const CandidatePair& pair : m_pairs) {
-    if (gapOf(pair, current).distance + pair.slack > kContactTolerance) continue;
-    for (const PairContact& contact : contactsOf(pair, current)) {
+  bool approaching = false;
+  for (const int p : island.pairs) {
+    const CandidatePair& pair = m_pairs[p];
+    if (gapNow(pair).distance + pair.slack > kContactTolerance) continue;
+    for (const PairContact& contact : contactsNow(pair)) {
       const core::impact::Contact c{contactBodyOf(pair.bodyA, pair.a),
                                     contactBodyOf(pair.bodyB, pair.b), contact.point,
                                     contact.normal};
-      if (contact.normal.dot(core::impact::relativeVelocity(c)) < 0) {  // approaching
+      const double approach = -contact.normal.dot(core::impact::relativeVelocity(c));
+      approaching = approaching || approach > 0;
+      // A contact approaching at most at kRestingSpeed is a persistent one (stage 5), held or to
+      // be held: it takes no part in the impact, which would otherwise spread over every resting
+      // contact of a pile that gravity presses together within the step.
+      if (approach > kRestingSpeed) {
         contacts.push_back(contact);
         geometry.push_back(c);
       }
     }
   }
-  if (contacts.empty()) return false;  // grazing: the gap closed without an approaching contact
-  // A landing (every contact approaching at most at kRestingSpeed) is no bounce: its contacts
+  // A landing (contacts approach, none faster than kRestingSpeed) is no bounce: its contacts
   // become persistent (stage 5), which stops the approach without a Zeno series of tiny bounces.
-  bool landing = true;
-  for (std::size_t i = 0; i < contacts.size(); ++i) {
-    const double approach = -contacts[i].normal.dot(core::impact::relativeVelocity(geometry[i]));
-    landing = landing && approach <= kRestingSpeed;
-  }
-  if (landing) return true;
+  // Nothing approaching at all is a graze: the gap closed and opens again.
+  if (contacts.empty()) return approaching;
 
   ImpactEvent event;
   event.time = m_world.m_simulatedTime + elapsed * m_timeStep;

@@ -18,32 +18,34 @@ namespace carom {
 using detail::toBt;
 using detail::toEigen;
 
-void VariationalStep::holdRestingContacts(double remaining) {
-  std::vector<core::BodyState> current;
-  for (const StepBody& body : m_bodies)
-    current.push_back(body.state);
-  // LCP bodies: the step bodies (same indices), then the fixed objects the contacts touch.
+void VariationalStep::holdRestingContacts(const Island& island, int id, double remaining,
+                                          double restingSpeed) {
+  // LCP bodies: the island's bodies (at their m_slot), then the fixed objects the contacts touch.
   std::vector<core::impact::ContactBody> bodies;
-  for (std::size_t i = 0; i < m_bodies.size(); ++i) {
-    bodies.push_back(contactBodyOf(static_cast<int>(i), m_bodies[i].rigidBody));
-  }
+  for (const int body : island.bodies)
+    bodies.push_back(contactBodyOf(body, m_bodies[body].rigidBody));
   std::vector<core::contact::PersistentContact> contacts;
   std::vector<HeldContact> held;
   const auto lcpIndex = [&](int index, const btCollisionObject* object) {
-    if (index != kFixed) return index;
+    if (index != kFixed) return m_slot[index];
     bodies.push_back(contactBodyOf(kFixed, object));
     return static_cast<int>(bodies.size()) - 1;
   };
-  for (CandidatePair& pair : m_pairs) {
-    const double distance = gapOf(pair, current).distance;
+  for (const int p : island.pairs) {
+    CandidatePair& pair = m_pairs[p];
+    const double distance = gapNow(pair).distance;
     if (distance > kContactTolerance) continue;
     bool holdsPair = false;
-    for (const PairContact& contact : contactsOf(pair, current)) {
+    for (const PairContact& contact : contactsNow(pair)) {
       const core::impact::Contact c{contactBodyOf(pair.bodyA, pair.a),
                                     contactBodyOf(pair.bodyB, pair.b), contact.point,
                                     contact.normal};
-      if (std::abs(contact.normal.dot(core::impact::relativeVelocity(c))) > kRestingSpeed) continue;
+      if (std::abs(contact.normal.dot(core::impact::relativeVelocity(c))) > restingSpeed) continue;
       holdsPair = true;
+      std::vector<int>& features = m_heldFeatures[p];
+      if (std::find(features.begin(), features.end(), contact.feature) == features.end()) {
+        features.push_back(contact.feature);
+      }
       core::contact::PersistentContact persistent;
       persistent.bodyA = lcpIndex(pair.bodyA, pair.a);
       persistent.bodyB = lcpIndex(pair.bodyB, pair.b);
@@ -56,7 +58,7 @@ void VariationalStep::holdRestingContacts(double remaining) {
         const core::Vec3 world = contact.point - m_bodies[index].state.x;
         return contact.feature >= 0 ? (m_bodies[index].state.R.transpose() * world).eval() : world;
       };
-      held.push_back({persistent, lever(pair.bodyA), lever(pair.bodyB), pair, contact.feature});
+      held.push_back({persistent, lever(pair.bodyA), lever(pair.bodyB), pair, contact.feature, id});
     }
     // A held pair closes by round-off and by the LCP's tolerance only: no impact for it unless it
     // closes by more than kContactTolerance from here.
@@ -76,20 +78,23 @@ void VariationalStep::holdRestingContacts(double remaining) {
   // (b) Hold against the loads over the remaining time τ: the LCP on v + τ a plus the second
   // halves that contacts held earlier in the step still owe, warm-started from the last step.
   const double duration = remaining * m_timeStep;
-  for (std::size_t i = 0; i < m_bodies.size(); ++i) {
-    const StepBody& body = m_bodies[i];
-    bodies[i].linearVelocity +=
+  for (const int index : island.bodies) {
+    const StepBody& body = m_bodies[index];
+    core::impact::ContactBody& lcpBody = bodies[m_slot[index]];
+    lcpBody.linearVelocity +=
         duration * (body.load.gravity + body.mass.inverseMass() * body.load.force);
-    bodies[i].angularVelocity += duration * (bodies[i].inverseInertiaWorld * body.load.torque);
+    lcpBody.angularVelocity += duration * (lcpBody.inverseInertiaWorld * body.load.torque);
   }
   for (const HeldContact& owed : m_held) {
+    if (owed.island != id) continue;
     const core::Vec3 half = 0.5 * owed.contact.impulse;
     for (const auto& [index, sign] : {std::pair{owed.pair.bodyA, -1.0}, {owed.pair.bodyB, 1.0}}) {
       if (index == kFixed) continue;
       const core::Vec3 lever =
           worldLever(owed, index, index == owed.pair.bodyA ? owed.leverA : owed.leverB);
-      bodies[index].linearVelocity += sign * m_bodies[index].mass.inverseMass() * half;
-      bodies[index].angularVelocity += sign * bodies[index].inverseInertiaWorld * lever.cross(half);
+      core::impact::ContactBody& lcpBody = bodies[m_slot[index]];
+      lcpBody.linearVelocity += sign * m_bodies[index].mass.inverseMass() * half;
+      lcpBody.angularVelocity += sign * lcpBody.inverseInertiaWorld * lever.cross(half);
     }
   }
   for (std::size_t i = 0; i < contacts.size(); ++i) {
@@ -129,13 +134,53 @@ void VariationalStep::applyHalf(const HeldContact& held) {
   kick(held.pair.bodyB, held.leverB, 1.0);
 }
 
-void VariationalStep::applyPersistentEnd() {
+void VariationalStep::applyPersistentEnd(const std::vector<Island>& islands) {
   // The warm start of the next step: this step's impulses only.
   m_world.m_warmStart.clear();
-  for (const HeldContact& held : m_held) {
+  for (const HeldContact& held : m_held)
     m_world.m_warmStart[{{held.pair.a, held.pair.b}, held.feature}] = toBt(held.contact.impulse);
-    applyHalf(held);
+  for (std::size_t id = 0; id < islands.size(); ++id)
+    stopHeldContacts(islands[id], static_cast<int>(id));
+}
+
+// The second half of the held contacts' impulses, as an LCP at the end of the step: at the
+// contacts' points and the bodies' velocities now, it stops what approaches and no more. For a body
+// at rest or sliding that is the half the kick owes (½ m g h up, ½ μ m g h back); where the flow
+// has turned or moved the body (a box pivoting on a corner) the half computed at the start would
+// push it off the ground and make energy, and this plastic solve cannot (persistent_contact.h).
+void VariationalStep::stopHeldContacts(const Island& island, int id) {
+  std::vector<core::impact::ContactBody> bodies;
+  for (const int body : island.bodies)
+    bodies.push_back(contactBodyOf(body, m_bodies[body].rigidBody));
+  std::vector<core::contact::PersistentContact> contacts;
+  for (const HeldContact& held : m_held) {
+    if (held.island != id) continue;
+    core::contact::PersistentContact contact = held.contact;
+    const int index = held.pair.bodyB != kFixed ? held.pair.bodyB : held.pair.bodyA;
+    const core::Vec3 lever = index == held.pair.bodyB ? held.leverB : held.leverA;
+    contact.point = m_bodies[index].state.x + worldLever(held, index, lever);
+    contact.impulse = 0.5 * held.contact.impulse;
+    for (const auto& [body, lcp] :
+         {std::pair{held.pair.bodyA, &contact.bodyA}, std::pair{held.pair.bodyB, &contact.bodyB}}) {
+      if (body != kFixed) {
+        *lcp = m_slot[body];
+      } else {
+        bodies.push_back(
+            contactBodyOf(kFixed, body == held.pair.bodyA ? held.pair.a : held.pair.b));
+        *lcp = static_cast<int>(bodies.size()) - 1;
+      }
+    }
+    contacts.push_back(contact);
   }
+  if (contacts.empty()) return;
+  const core::contact::PersistentContactReport stop =
+      core::contact::solvePersistentContacts(bodies, contacts, detail::kPersistentContactSettings);
+  if (!stop.ok()) m_diagnostics.message = "persistent contacts: " + stop.message;
+  for (const int body : island.bodies) {
+    const core::impact::ContactBody& solved = bodies[m_slot[body]];
+    applyVelocities(body, solved.linearVelocity, solved.angularVelocity);
+  }
+  guardIslandEnergy(island);
 }
 
 }  // namespace carom

@@ -24,6 +24,10 @@ namespace carom {
 struct StepDiagnostics {
   int impacts = 0;             // impacts resolved in the step, landings brought to rest included
   int persistentContacts = 0;  // contact points held by the persistent-contact LCP
+  // Kinetic energy removed from islands with persistent contacts whose step would otherwise have
+  // gained energy (J): the contact time-stepping's error where a held body turns about an edge or
+  // corner, of order m g h² (world_energy_guard.cpp). Zero for resting, sliding and rolling bodies.
+  double energyRemoved = 0;
   // True when solver.maxEventsPerStep impacts were resolved and the step still had not finished:
   // the rest of the step was then taken with the remaining contacts held as persistent ones
   // (a Zeno guard; the step never hangs). `message` says where.

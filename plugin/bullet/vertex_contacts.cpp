@@ -1,0 +1,34 @@
+#include "vertex_contacts.h"
+
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+
+#include <cmath>
+
+#include "carom/bullet/gap.h"
+#include "variational_step.h"
+
+namespace carom {
+
+const btPolyhedralConvexShape* polyhedronOf(const btCollisionShape* shape) {
+  return dynamic_cast<const btPolyhedralConvexShape*>(shape);
+}
+
+btVector3 vertexAt(const btPolyhedralConvexShape& polyhedron, const btTransform& frame,
+                   int vertex) {
+  btVector3 local;
+  polyhedron.getVertex(vertex, local);
+  return frame * local;
+}
+
+double vertexGap(const PairGeometry& geometry, int side, int vertex) {
+  const btCollisionShape& other = *geometry.shape[1 - side];
+  const double rounding =
+      polyhedronOf(&other) != nullptr ? (std::sqrt(3.0) - 1) * other.getMargin() : 0.0;
+  static const btSphereShape point(0);
+  const btVector3 at = vertexAt(*polyhedronOf(geometry.shape[side]), geometry.frame[side], vertex);
+  return gap(point, btTransform(btMatrix3x3::getIdentity(), at), other, geometry.frame[1 - side])
+             .distance -
+         rounding - kContactTolerance;
+}
+
+}  // namespace carom

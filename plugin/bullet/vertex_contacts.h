@@ -1,0 +1,38 @@
+// The vertices of polyhedral shapes as contact points (a box's face on the ground touches at its
+// corners) and as the features whose impacts the variational step locates while a pair is held
+// at others (a box resting on an edge that tips onto its face). Internal to the plugin.
+#pragma once
+
+#include "carom/bullet/precision.h"
+
+#include <BulletCollision/CollisionShapes/btPolyhedralConvexShape.h>
+#include <LinearMath/btTransform.h>
+
+namespace carom {
+
+// The two shapes of a pair, A then B, at some poses.
+struct PairGeometry {
+  const btCollisionShape* shape[2];
+  btTransform frame[2];
+};
+
+// The shape as a polyhedron (a box, a convex hull), or nullptr for a smooth or compound shape.
+const btPolyhedralConvexShape* polyhedronOf(const btCollisionShape* shape);
+
+// Vertex `vertex` of `polyhedron` at `frame`, in the world (m).
+btVector3 vertexAt(const btPolyhedralConvexShape& polyhedron, const btTransform& frame, int vertex);
+
+// How far vertex `vertex` of the pair's side `side` (0: A, 1: B, polyhedral) is from touching the
+// other shape (m): its distance to it less the allowance for the other's rounded corners (Bullet's
+// gap counts a polyhedron's margin as part of it, so a box's corner stands margin·(√3 − 1) off the
+// rounded surface, and two stacked boxes' corners, which touch, would otherwise seem apart), less
+// the contact tolerance. ≤ 0: touching.
+double vertexGap(const PairGeometry& geometry, int side, int vertex);
+
+// A contact feature's number: vertex i of side A is 2i, of side B 2i + 1 (−1 is a smooth
+// shape's witness point).
+inline int vertexFeature(int side, int vertex) {
+  return 2 * vertex + side;
+}
+
+}  // namespace carom
