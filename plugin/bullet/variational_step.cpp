@@ -21,6 +21,7 @@
 #include <unordered_map>
 
 #include "bt_eigen.h"
+#include "disjoint_sets.h"
 #include "carom/core/event.h"
 #include "carom/error.h"
 #include "vertex_contacts.h"
@@ -162,23 +163,15 @@ void VariationalStep::findCandidatePairs() {
 }
 
 std::vector<Island> VariationalStep::findIslands() {
-  // Union–find over the step bodies, joined by the pairs of two step bodies.
-  std::vector<int> parent(m_bodies.size());
-  for (std::size_t i = 0; i < parent.size(); ++i)
-    parent[i] = static_cast<int>(i);
-  const auto root = [&](int i) {
-    while (parent[i] != i)
-      i = parent[i] = parent[parent[i]];
-    return i;
-  };
+  DisjointSets joined(m_bodies.size());  // step bodies joined by pairs of two step bodies
   for (const CandidatePair& pair : m_pairs) {
-    if (pair.bodyA != kFixed && pair.bodyB != kFixed) parent[root(pair.bodyA)] = root(pair.bodyB);
+    if (pair.bodyA != kFixed && pair.bodyB != kFixed) joined.join(pair.bodyA, pair.bodyB);
   }
   std::vector<Island> islands;
   std::vector<int> islandOf(m_bodies.size(), -1);  // by root
   for (std::size_t p = 0; p < m_pairs.size(); ++p) {
     const CandidatePair& pair = m_pairs[p];
-    const int r = root(pair.bodyA != kFixed ? pair.bodyA : pair.bodyB);
+    const int r = joined.root(pair.bodyA != kFixed ? pair.bodyA : pair.bodyB);
     if (islandOf[r] < 0) {
       islandOf[r] = static_cast<int>(islands.size());
       islands.emplace_back();
@@ -187,7 +180,7 @@ std::vector<Island> VariationalStep::findIslands() {
   }
   m_slot.assign(m_bodies.size(), -1);
   for (std::size_t i = 0; i < m_bodies.size(); ++i) {
-    const int island = islandOf[root(static_cast<int>(i))];
+    const int island = islandOf[joined.root(static_cast<int>(i))];
     if (island < 0) continue;  // in no pair
     m_slot[i] = static_cast<int>(islands[island].bodies.size());
     islands[island].bodies.push_back(static_cast<int>(i));

@@ -126,6 +126,11 @@ class VariationalStep {
   // business. Returns true, changing nothing, for a landing: contacts approach, none faster than
   // kRestingSpeed.
   bool resolveImpact(const Island& island, double elapsed);
+  // One contact by its pair's impact law; several by the simultaneous model. `event` carries the
+  // instant and the contact count; the rest is filled in per contact.
+  void resolveOne(const PairContact& contact, const core::impact::Contact& c, ImpactEvent event);
+  void resolveSimultaneous(const std::vector<PairContact>& contacts,
+                           const std::vector<core::impact::Contact>& geometry, ImpactEvent event);
   // Stage 5: the island's contacts touching now with a normal speed of at most `restingSpeed`
   // become persistent for the rest of the step (`remaining`, a fraction of it): a plastic LCP stops
   // what approaches, then the LCP against the loads gives an impulse applied half now (applyHalf)

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "bt_eigen.h"
+#include "disjoint_sets.h"
 #include "carom/core/routh/policy.h"
 #include "carom/core/routh/restitution.h"
 #include "variational_step.h"
@@ -75,35 +76,68 @@ bool VariationalStep::resolveImpact(const Island& island, double elapsed) {
   // Nothing approaching at all is a graze: the gap closed and opens again.
   if (contacts.empty()) return approaching;
 
+  // Contacts that share no moving body are independent impacts at the same instant (a row of
+  // balls dropped together): each group is resolved on its own, one contact by its law, several
+  // by the simultaneous model, whose LCP grows with its contacts.
+  DisjointSets groups(contacts.size());
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      const CandidatePair& a = contacts[i].pair;
+      const CandidatePair& b = contacts[j].pair;
+      const bool shared = (a.bodyA != kFixed && (a.bodyA == b.bodyA || a.bodyA == b.bodyB)) ||
+                          (a.bodyB != kFixed && (a.bodyB == b.bodyA || a.bodyB == b.bodyB));
+      if (shared) groups.join(static_cast<int>(i), static_cast<int>(j));
+    }
+  }
   ImpactEvent event;
   event.time = m_world.m_simulatedTime + elapsed * m_timeStep;
   event.fraction = elapsed;
-  event.contacts = static_cast<int>(contacts.size());
-  if (contacts.size() == 1) {
-    const CandidatePair& pair = contacts[0].pair;
-    const core::impact::Contact& c = geometry[0];
-    const core::impact::ImpactLaw law = core::impact::impactLaw(materialOf(pair.a, pair.b));
-    const core::impact::ImpactOutcome outcome = core::impact::applyLaw(c, law);
-    applyVelocities(pair.bodyA, outcome.linearVelocityA, outcome.angularVelocityA);
-    applyVelocities(pair.bodyB, outcome.linearVelocityB, outcome.angularVelocityB);
-    core::impact::Contact after = c;
-    after.a.linearVelocity = outcome.linearVelocityA;
-    after.a.angularVelocity = outcome.angularVelocityA;
-    after.b.linearVelocity = outcome.linearVelocityB;
-    after.b.angularVelocity = outcome.angularVelocityB;
-    event.bodyA = pair.a;
-    event.bodyB = pair.b;
-    event.point = toBt(c.point);
-    event.normal = toBt(c.normal);
-    event.impulse = toBt(outcome.impulse);
-    event.law = core::impact::toString(core::impact::kindOf(law));
-    event.normalVelocityBefore = c.normal.dot(core::impact::relativeVelocity(c));
-    event.normalVelocityAfter = c.normal.dot(core::impact::relativeVelocity(after));
-    event.energyChange = outcome.energyChange;
-    m_world.recordImpact(event);
-    return false;
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    if (groups.root(static_cast<int>(i)) != static_cast<int>(i)) continue;
+    std::vector<PairContact> members;
+    std::vector<core::impact::Contact> memberGeometry;
+    for (std::size_t j = 0; j < contacts.size(); ++j) {
+      if (groups.root(static_cast<int>(j)) != static_cast<int>(i)) continue;
+      members.push_back(contacts[j]);
+      memberGeometry.push_back(geometry[j]);
+    }
+    event.contacts = static_cast<int>(members.size());
+    if (members.size() == 1) {
+      resolveOne(members[0], memberGeometry[0], event);
+    } else {
+      resolveSimultaneous(members, memberGeometry, event);
+    }
   }
+  return false;
+}
 
+void VariationalStep::resolveOne(const PairContact& contact, const core::impact::Contact& c,
+                                 ImpactEvent event) {
+  const CandidatePair& pair = contact.pair;
+  const core::impact::ImpactLaw law = core::impact::impactLaw(materialOf(pair.a, pair.b));
+  const core::impact::ImpactOutcome outcome = core::impact::applyLaw(c, law);
+  applyVelocities(pair.bodyA, outcome.linearVelocityA, outcome.angularVelocityA);
+  applyVelocities(pair.bodyB, outcome.linearVelocityB, outcome.angularVelocityB);
+  core::impact::Contact after = c;
+  after.a.linearVelocity = outcome.linearVelocityA;
+  after.a.angularVelocity = outcome.angularVelocityA;
+  after.b.linearVelocity = outcome.linearVelocityB;
+  after.b.angularVelocity = outcome.angularVelocityB;
+  event.bodyA = pair.a;
+  event.bodyB = pair.b;
+  event.point = toBt(c.point);
+  event.normal = toBt(c.normal);
+  event.impulse = toBt(outcome.impulse);
+  event.law = core::impact::toString(core::impact::kindOf(law));
+  event.normalVelocityBefore = c.normal.dot(core::impact::relativeVelocity(c));
+  event.normalVelocityAfter = c.normal.dot(core::impact::relativeVelocity(after));
+  event.energyChange = outcome.energyChange;
+  m_world.recordImpact(event);
+}
+
+void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contacts,
+                                          const std::vector<core::impact::Contact>& geometry,
+                                          ImpactEvent event) {
   // Several contacts: generalized velocities v = [v_i; ω_i] of the step bodies involved, M =
   // blockdiag(m I, J_world), and per contact the rows u = d·(v_B + ω_B × r_B − v_A − ω_A × r_A)
   // for d = n, t1, t2 (Halm & Posa digest §1, rigid bodies in 3D).
@@ -194,7 +228,6 @@ bool VariationalStep::resolveImpact(const Island& island, double elapsed) {
     event.energyChange = energyChange;
     m_world.recordImpact(event);
   }
-  return false;
 }
 
 }  // namespace carom
