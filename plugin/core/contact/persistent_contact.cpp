@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "carom/error.h"
 
@@ -61,25 +62,70 @@ void validate(const std::vector<ContactBody>& bodies,
 //         proj_disk(P_t − u_t / k), k the largest eigenvalue of K_tt: a projected gradient step
 //         whose fixed points on the rim have u_t ∥ −P_t, i.e. Coulomb's maximal dissipation
 //         (a K_tt⁻¹-scaled step would make u_t ∥ −K_tt P_t instead).
-Vec3 solveLocal(const Mat3& K, const Vec3& u0, const Vec3& P0, const Vec3& n, double mu) {
+// One contact of the sweep with what does not change during the solve (the bodies do not move):
+// its bodies, lever arms r = p − x, Delassus matrix K, and K's parts in the contact frame.
+struct SweepContact {
+  SweepContact(const PersistentContact& c, const Contact& pair)
+      : a(c.bodyA),
+        b(c.bodyB),
+        leverA(c.point - pair.a.centerOfMass),
+        leverB(c.point - pair.b.centerOfMass),
+        K(impact::inverseMassMatrix(pair)) {
+    tangents.col(0) = c.normal.unitOrthogonal();
+    tangents.col(1) = c.normal.cross(tangents.col(0));
+    knn = c.normal.dot(K * c.normal);
+    const Eigen::Matrix2d ktt = tangents.transpose() * K * tangents;
+    stick.compute(ktt);
+    const double half = 0.5 * (ktt(0, 0) + ktt(1, 1));
+    largestTangential = half + std::hypot(0.5 * (ktt(0, 0) - ktt(1, 1)), ktt(0, 1));
+  }
+  int a, b;
+  Vec3 leverA, leverB;
+  Mat3 K;
   Eigen::Matrix<double, 3, 2> tangents;
-  tangents.col(0) = n.unitOrthogonal();
-  tangents.col(1) = n.cross(tangents.col(0));
-  const double knn = n.dot(K * n);
+  double knn;                          // n·K n
+  Eigen::LDLT<Eigen::Matrix2d> stick;  // of K_tt, the tangential block
+  double largestTangential;            // K_tt's largest eigenvalue
+};
+
+Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& P0, const Vec3& n, double mu) {
+  const Mat3& K = s.K;
+  const auto& tangents = s.tangents;
+  const double knn = s.knn;
   const double pn = std::max(0.0, n.dot(P0) - n.dot(u0) / knn);
   Vec3 P = P0 + (pn - n.dot(P0)) * n;  // the normal update, tangential part unchanged
   const Vec3 u = u0 + K * (P - P0);
-  const Eigen::Matrix2d ktt = tangents.transpose() * K * tangents;
   const Eigen::Vector2d pt = tangents.transpose() * P, ut = tangents.transpose() * u;
   const double radius = mu * pn;
-  Eigen::Vector2d next = pt - ktt.ldlt().solve(ut);
+  Eigen::Vector2d next = pt - s.stick.solve(ut);
   if (next.norm() > radius) {
-    const double half = 0.5 * (ktt(0, 0) + ktt(1, 1));
-    const double k = half + std::hypot(0.5 * (ktt(0, 0) - ktt(1, 1)), ktt(0, 1));
-    next = pt - ut / k;
+    next = pt - ut / s.largestTangential;
     if (next.norm() > radius) next *= radius / next.norm();
   }
   return pn * n + tangents * next;
+}
+
+// The velocity of `index`'s material point at lever r (the world's is zero).
+Vec3 pointVelocity(const std::vector<ContactBody>& bodies, int index, const Vec3& r) {
+  if (index == kWorld) return Vec3::Zero();
+  const ContactBody& body = bodies[static_cast<std::size_t>(index)];
+  return body.linearVelocity + body.angularVelocity.cross(r);
+}
+
+Vec3 relativeVelocityOf(const std::vector<ContactBody>& bodies, const SweepContact& c) {
+  return pointVelocity(bodies, c.b, c.leverB) - pointVelocity(bodies, c.a, c.leverA);
+}
+
+// The impulse P on B and −P on A: Δv = P/m, Δω = J⁻¹ (r × P).
+void applyImpulse(std::vector<ContactBody>& bodies, const SweepContact& c, const Vec3& impulse) {
+  for (const auto& [index, lever, sign] :
+       {std::tuple{c.b, &c.leverB, 1.0}, std::tuple{c.a, &c.leverA, -1.0}}) {
+    if (index == kWorld) continue;
+    ContactBody& body = bodies[static_cast<std::size_t>(index)];
+    const Vec3 p = sign * impulse;
+    body.linearVelocity += body.inverseMass * p;
+    body.angularVelocity += body.inverseInertiaWorld * lever->cross(p);
+  }
 }
 
 }  // namespace
@@ -105,48 +151,34 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     return energy;
   };
   const double energyBefore = totalEnergy();
-  // Velocities follow the impulses; `u` and `K` are the contact's current relative velocity and
-  // Delassus matrix, already known wherever this is called.
-  const auto apply = [&](const PersistentContact& c, const Vec3& impulse, const Vec3& u,
-                         const Mat3& K) {
-    const impact::ImpactOutcome o =
-        impact::applyImpulse(pairOf(bodies, c), impulse, {u, K, c.normal.dot(u)});
-    if (c.bodyA != kWorld) {
-      bodies[c.bodyA].linearVelocity = o.linearVelocityA;
-      bodies[c.bodyA].angularVelocity = o.angularVelocityA;
-    }
-    if (c.bodyB != kWorld) {
-      bodies[c.bodyB].linearVelocity = o.linearVelocityB;
-      bodies[c.bodyB].angularVelocity = o.angularVelocityB;
-    }
-  };
-  std::vector<Mat3> delassus;  // constant: the bodies do not move during the solve
+  std::vector<SweepContact> sweep;
+  sweep.reserve(contacts.size());
   for (const PersistentContact& c : contacts) {  // the warm start first
-    const Contact pair = pairOf(bodies, c);
-    delassus.push_back(impact::inverseMassMatrix(pair));
-    apply(c, c.impulse, impact::relativeVelocity(pair), delassus.back());
+    sweep.emplace_back(c, pairOf(bodies, c));
+    applyImpulse(bodies, sweep.back(), c.impulse);
   }
 
   PersistentContactReport report;
   report.status = PersistentContactStatus::kIterationLimit;
-  for (int sweep = 1; sweep <= settings.maxIterations; ++sweep) {
+  for (int iteration = 1; iteration <= settings.maxIterations; ++iteration) {
     double largestChange = 0.0;  // of a contact's relative velocity (m/s)
     for (std::size_t i = 0; i < contacts.size(); ++i) {
       PersistentContact& c = contacts[i];
-      const Vec3 u0 = impact::relativeVelocity(pairOf(bodies, c));
-      const Vec3 next = solveLocal(delassus[i], u0, c.impulse, c.normal, c.friction);
-      apply(c, next - c.impulse, u0, delassus[i]);
-      largestChange = std::max(largestChange, (delassus[i] * (next - c.impulse)).norm());
+      const SweepContact& s = sweep[i];
+      const Vec3 u0 = relativeVelocityOf(bodies, s);
+      const Vec3 next = solveLocal(s, u0, c.impulse, c.normal, c.friction);
+      applyImpulse(bodies, s, next - c.impulse);
+      largestChange = std::max(largestChange, (s.K * (next - c.impulse)).norm());
       c.impulse = next;
     }
-    report.iterations = sweep;
+    report.iterations = iteration;
     if (largestChange <= settings.tolerance) {
       report.status = PersistentContactStatus::kConverged;
       break;
     }
   }
-  for (const PersistentContact& c : contacts) {
-    const double un = c.normal.dot(impact::relativeVelocity(pairOf(bodies, c)));
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const double un = contacts[i].normal.dot(relativeVelocityOf(bodies, sweep[i]));
     report.penetrationRate = std::max(report.penetrationRate, -un);
   }
   report.energyChange = totalEnergy() - energyBefore;
