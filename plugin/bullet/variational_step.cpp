@@ -38,11 +38,15 @@ btTransform transformOf(const btCollisionObject& object, const core::BodyState* 
                           : object.getWorldTransform();
 }
 
+// Two contact points closer than this are one (m): stacked boxes' corners meet, and the same point
+// twice would make the contact LCP redundant and its Gauss–Seidel slow.
+constexpr double kSamePoint = 1e-5;
+
 // The contact points of a face or edge contact, where a single witness point would leave the face
 // free to tip: the vertices of `side`'s shape (if polyhedral) within kContactTolerance of the
 // witness point along `away` (unit, world, pointing away from the other shape) that touch the other
-// shape. The second test keeps out the vertices of a large face (a wall) that lie in the contact
-// plane far from where the other shape touches it.
+// shape, less those already listed. The touch test keeps out the vertices of a large face (a wall)
+// that lie in the contact plane far from where the other shape touches it.
 void addVertexContacts(const PairGeometry& geometry, int side, const btVector3& away,
                        const btVector3& witness, const CandidatePair& pair,
                        const core::Vec3& normal, std::vector<PairContact>& out) {
@@ -50,8 +54,12 @@ void addVertexContacts(const PairGeometry& geometry, int side, const btVector3& 
   for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
     const btVector3 world = vertexAt(*polyhedron, geometry.frame[side], i);
     if (away.dot(world - witness) > kContactTolerance) continue;
-    if (vertexGap(geometry, side, i) <= 0) {
-      out.push_back({pair, toEigen(world), normal, vertexFeature(side, i)});
+    const core::Vec3 point = toEigen(world);
+    const bool listed = std::any_of(out.begin(), out.end(), [&](const PairContact& contact) {
+      return (contact.point - point).norm() <= kSamePoint;
+    });
+    if (!listed && vertexGap(geometry, side, i) <= 0) {
+      out.push_back({pair, point, normal, vertexFeature(side, i)});
     }
   }
 }
