@@ -21,9 +21,9 @@
 #include <unordered_map>
 
 #include "bt_eigen.h"
-#include "disjoint_sets.h"
 #include "carom/core/event.h"
 #include "carom/error.h"
+#include "disjoint_sets.h"
 #include "vertex_contacts.h"
 
 namespace carom {
@@ -167,7 +167,7 @@ void VariationalStep::findCandidatePairs() {
     if (start <= kContactTolerance) pair.slack = kContactTolerance + std::max(0.0, -start);
     m_pairs.push_back(pair);
   }
-  m_heldFeatures.assign(m_pairs.size(), {});
+  m_touched.assign(m_pairs.size(), false);
 }
 
 std::vector<Island> VariationalStep::findIslands() {
@@ -225,11 +225,22 @@ std::vector<PairContact> VariationalStep::contactsNow(const CandidatePair& pair)
   return contacts;
 }
 
+void VariationalStep::markTouching(int p, double distance, const std::vector<PairContact>& touching,
+                                   bool held) {
+  // A smooth pair touches at one point, whose gap the pair's is: it needs no slack after an
+  // impact, and a ball falling back onto the plane within the step is caught at zero gap.
+  const bool vertices =
+      std::any_of(touching.begin(), touching.end(),
+                  [](const PairContact& contact) { return contact.feature >= 0; });
+  if (held || vertices) m_pairs[p].slack = kContactTolerance + std::max(0.0, -distance);
+  m_touched[p] = m_touched[p] || vertices;
+}
+
 double VariationalStep::earliestImpact(const Island& island, double remaining) const {
   double earliest = std::numeric_limits<double>::infinity();
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
-    if (!m_heldFeatures[p].empty()) {
+    if (m_touched[p]) {
       earliest = std::min(earliest, earliestVertexImpact(p, remaining));
     }
     const double phiTrial =
@@ -249,16 +260,14 @@ double VariationalStep::earliestVertexImpact(int p, double remaining) const {
   const CandidatePair& pair = m_pairs[p];
   const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
   const PairGeometry trial = geometryAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB));
-  const std::vector<int>& held = m_heldFeatures[p];
   double earliest = std::numeric_limits<double>::infinity();
   for (int side = 0; side < 2; ++side) {
     const btPolyhedralConvexShape* polyhedron = polyhedronOf(now.shape[side]);
     for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
-      if (std::find(held.begin(), held.end(), vertexFeature(side, i)) != held.end()) continue;
       const double phiTrial = vertexGap(trial, side, i);
       if (phiTrial >= 0) continue;
       const double phiNow = vertexGap(now, side, i);
-      if (phiNow <= kContactTolerance) continue;  // touching already: held or just struck
+      if (phiNow <= kContactTolerance) continue;  // touching: held, struck or grazed just now
       earliest = std::min(
           earliest, locateImpact(pair, phiNow, remaining, phiTrial,
                                  [&](const PairGeometry& g) { return vertexGap(g, side, i); }));

@@ -110,12 +110,17 @@ class VariationalStep {
     return index == kFixed ? nullptr : &m_trial[index];
   }
   std::vector<PairContact> contactsNow(const CandidatePair& pair) const;
+  // Pair p touches now at `distance` (m) with the contacts `touching`, `held` or else just struck
+  // or grazed. A held pair, or one touching at vertices, may then close by kContactTolerance more
+  // before its gap sees an impact (its contacts sit at zero gap), and the impacts of a polyhedron's
+  // vertices are located on their own gaps for the rest of the step.
+  void markTouching(int p, double distance, const std::vector<PairContact>& touching, bool held);
   // Stage 4: the fraction of the step from now to the island's earliest impact within `remaining`
   // (the fraction left), or +∞ when its trial poses penetrate nowhere.
   double earliestImpact(const Island& island, double remaining) const;
-  // The earliest impact within `remaining` of a vertex of held pair `p` that is not held (a box
-  // resting on an edge tipping onto its face): the pair's gap stays at the held contact's zero
-  // and cannot see it.
+  // The earliest impact within `remaining` of a vertex of pair `p`, not touching now, after others
+  // have touched in the step (a box resting or struck on an edge tipping onto its face, or
+  // rocking back): the pair's gap stays at the touching contact's zero and cannot see it.
   double earliestVertexImpact(int p, double remaining) const;
   // The root of φ (of the pair's geometry at a probe), from φ = phiNow now to phiTrial < 0 at
   // `remaining`; each probe flows the pair's bodies from the current instant.
@@ -163,7 +168,8 @@ class VariationalStep {
   std::vector<core::BodyState> m_trial;  // per step body: its trial pose (stage 2)
   std::vector<int> m_slot;               // per step body: its place in its island's body list
   std::vector<CandidatePair> m_pairs;
-  std::vector<std::vector<int>> m_heldFeatures;  // per pair: the features held in this step
+  // Per pair: whether it has touched at vertices in this step (held, struck or grazed).
+  std::vector<bool> m_touched;
   std::vector<HeldContact> m_held;
   StepDiagnostics m_diagnostics;
 };

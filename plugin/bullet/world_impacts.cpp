@@ -5,9 +5,9 @@
 #include <cmath>
 
 #include "bt_eigen.h"
-#include "disjoint_sets.h"
 #include "carom/core/routh/policy.h"
 #include "carom/core/routh/restitution.h"
+#include "disjoint_sets.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -55,8 +55,13 @@ bool VariationalStep::resolveImpact(const Island& island, double elapsed) {
   bool approaching = false;
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
-    if (gapNow(pair).distance + pair.slack > kContactTolerance) continue;
-    for (const PairContact& contact : contactsNow(pair)) {
+    const double distance = gapNow(pair).distance;
+    if (distance + pair.slack > kContactTolerance) continue;
+    const std::vector<PairContact> touching = contactsNow(pair);
+    // Whatever happens to them now, these contacts have been dealt with: an impact separates or
+    // stops them, a graze separates them, a landing holds them.
+    markTouching(p, distance, touching, false);
+    for (const PairContact& contact : touching) {
       const core::impact::Contact c{contactBodyOf(pair.bodyA, pair.a),
                                     contactBodyOf(pair.bodyB, pair.b), contact.point,
                                     contact.normal};

@@ -36,16 +36,13 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const double distance = gapNow(pair).distance;
     if (distance > kContactTolerance) continue;
     bool holdsPair = false;
-    for (const PairContact& contact : contactsNow(pair)) {
+    const std::vector<PairContact> touching = contactsNow(pair);
+    for (const PairContact& contact : touching) {
       const core::impact::Contact c{contactBodyOf(pair.bodyA, pair.a),
                                     contactBodyOf(pair.bodyB, pair.b), contact.point,
                                     contact.normal};
       if (std::abs(contact.normal.dot(core::impact::relativeVelocity(c))) > restingSpeed) continue;
       holdsPair = true;
-      std::vector<int>& features = m_heldFeatures[p];
-      if (std::find(features.begin(), features.end(), contact.feature) == features.end()) {
-        features.push_back(contact.feature);
-      }
       core::contact::PersistentContact persistent;
       persistent.bodyA = lcpIndex(pair.bodyA, pair.a);
       persistent.bodyB = lcpIndex(pair.bodyB, pair.b);
@@ -60,9 +57,8 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
       };
       held.push_back({persistent, lever(pair.bodyA), lever(pair.bodyB), pair, contact.feature, id});
     }
-    // A held pair closes by round-off and by the LCP's tolerance only: no impact for it unless it
-    // closes by more than kContactTolerance from here.
-    if (holdsPair) pair.slack = kContactTolerance + std::max(0.0, -distance);
+    // A held pair closes by round-off and by the LCP's tolerance only.
+    if (holdsPair) markTouching(p, distance, touching, true);
   }
   if (contacts.empty()) return;
 
