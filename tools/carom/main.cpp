@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
   double duration = 0, timestep = 0;
   CLI::App* run = app.add_subcommand("run",
                                      "simulate a scene and write bodies.csv, energy.csv, "
-                                     "events.csv and energy.svg into DIR");
+                                     "events.csv, energy.svg and scene.json into DIR");
   run->add_option("SCENE", runOptions.scene, "scene file (TOML)")->required();
   const std::map<std::string, carom::SolverKind> solverKinds{
       {"bullet", carom::SolverKind::bullet},
