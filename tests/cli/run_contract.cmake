@@ -1,7 +1,8 @@
 # `carom run` once and its contract (INTERFACES.md §3): the exit status, the message, and the files.
 #   -DCAROM=path -DSCENE=path -DWORK_DIR=dir [-DARGS="a|b|..."] [-DENV=NAME=value]
 #   -DEXPECT=files|nothing [-DEXPECT_OUTPUT=regex]
-# files: exit 0 and the four files with their exact header rows; nothing: non-zero, no files.
+# files: exit 0, the three CSV files with their exact header rows, energy.svg and scene.json;
+# nothing: non-zero, no files.
 file(REMOVE_RECURSE "${WORK_DIR}")
 string(REPLACE "|" ";" args "${ARGS}")
 set(command "${CAROM}" run "${SCENE}" --out "${WORK_DIR}/out" --quiet ${args})
@@ -52,6 +53,10 @@ endif()
 file(READ "${WORK_DIR}/out/energy.svg" svg)
 if(NOT svg MATCHES "<svg" OR NOT svg MATCHES "total")
   message(FATAL_ERROR "energy.svg is not a plot of the energies")
+endif()
+file(READ "${WORK_DIR}/out/scene.json" scene)
+if(NOT scene MATCHES "^{\n  \"source\": .*\"bodies\": \\[.*\"shape\": ")
+  message(FATAL_ERROR "scene.json does not list the scene's bodies:\n${scene}")
 endif()
 file(GLOB partial "${WORK_DIR}/out/.*partial*")
 if(partial)

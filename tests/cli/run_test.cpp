@@ -97,7 +97,7 @@ TEST(Run, ImpactEventsAreWrittenInsideTheirStep) {
 TEST(Run, TwoRunsWriteTheSameBytes) {
   const std::string first = runEllipsoid(SolverKind::variational, "first");
   const std::string second = runEllipsoid(SolverKind::variational, "second");
-  for (const char* file : {"/bodies.csv", "/energy.csv", "/events.csv"})
+  for (const char* file : {"/bodies.csv", "/energy.csv", "/events.csv", "/scene.json"})
     EXPECT_EQ(readFile(first + file), readFile(second + file)) << file;
 }
 

@@ -10,22 +10,17 @@
 #include "run_command.h"
 #include "scene_summary.h"
 #include "sets_command.h"
+#include "view_command.h"
+#include "viewer_files.h"
 
 namespace {
 
-// Exit statuses: 0 success; 1 bad input (a scene error names file, line and key); 2 a subcommand
-// this build cannot carry out; 3 a simulation step that failed; CLI11's own codes (> 100) for
-// malformed arguments.
+// Exit statuses: 0 success; 1 bad input (a scene error names file, line and key; a view DIR that
+// holds no run); 2 a subcommand this build cannot carry out (the viewer's page is missing); 3 a
+// simulation step that failed; CLI11's own codes (> 100) for malformed arguments.
 constexpr int kBadInput = 1;
 constexpr int kNotInThisBuild = 2;
 constexpr int kStepFailed = 3;
-
-// `carom view` has no viewer in this build yet: it checks its argument and then says so rather
-// than serve a page that only looks like one.
-int notInThisBuild(const std::string& command) {
-  std::cerr << "carom " << command << ": the replay viewer is not in this build yet\n";
-  return kNotInThisBuild;
-}
 
 }  // namespace
 
@@ -39,7 +34,7 @@ int main(int argc, char** argv) {
   double duration = 0, timestep = 0;
   CLI::App* run = app.add_subcommand("run",
                                      "simulate a scene and write bodies.csv, energy.csv, "
-                                     "events.csv and energy.svg into DIR");
+                                     "events.csv, energy.svg and scene.json into DIR");
   run->add_option("SCENE", runOptions.scene, "scene file (TOML)")->required();
   const std::map<std::string, carom::SolverKind> solverKinds{
       {"bullet", carom::SolverKind::bullet},
@@ -69,11 +64,14 @@ int main(int argc, char** argv) {
   CLI::App* check = app.add_subcommand("check", "validate a scene and print what it holds");
   check->add_option("SCENE", checkScene, "scene file (TOML)")->required();
 
-  std::string viewDirectory;
-  CLI::App* view = app.add_subcommand("view", "serve the replay viewer for a run on localhost");
-  view->add_option("DIR", viewDirectory, "output directory of carom run")
-      ->required()
-      ->check(CLI::ExistingDirectory);
+  carom::cli::ViewOptions viewOptions;
+  bool noOpen = false;
+  CLI::App* view = app.add_subcommand(
+      "view", "serve the replay viewer for a run on 127.0.0.1 and print its URL; Ctrl-C stops");
+  view->add_option("DIR", viewOptions.directory, "output directory of carom run")->required();
+  view->add_option("--port", viewOptions.port, "port P (default 0: any free port)")
+      ->check(CLI::Range(0, 65535));
+  view->add_flag("--no-open", noOpen, "do not open the page in the desktop's browser");
 
   CLI11_PARSE(app, argc, argv);
 
@@ -88,8 +86,12 @@ int main(int argc, char** argv) {
     } else if (*check) {
       carom::cli::printScene(carom::Scene::fromFile(checkScene), std::cout);
     } else if (*view) {
-      return notInThisBuild("view");
+      viewOptions.open = !noOpen;
+      carom::cli::serveRun(viewOptions, std::cout);
     }
+  } catch (const carom::cli::ViewerMissing& e) {
+    std::cerr << "carom view: " << e.what() << "\n";
+    return kNotInThisBuild;
   } catch (const carom::cli::StepFailure& e) {
     std::cerr << e.what() << "\n";
     return kStepFailed;

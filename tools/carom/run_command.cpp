@@ -7,6 +7,7 @@
 #include "carom/bullet/scene.h"
 #include "progress_bar.h"
 #include "run_record.h"
+#include "scene_json.h"
 #include "scene_world.h"
 #include "staged_output.h"
 
@@ -73,6 +74,7 @@ void runScene(const RunOptions& options, std::ostream& log) {
   output.write("bodies.csv", record.bodiesCsv());
   output.write("energy.csv", record.energyCsv());
   output.write("events.csv", record.eventsCsv());
+  output.write("scene.json", sceneJson(scene));
   record.writeEnergyPlot(
       std::string("carom run ") + scene.source + " (" + toString(config.solver.kind) + ")",
       output.stage("energy.svg"));
@@ -84,7 +86,8 @@ void runScene(const RunOptions& options, std::ostream& log) {
     log << "warning: " << zenoSteps << " steps reached solver.max_events_per_step and held the "
         << "remaining contacts as persistent ones; first: " << firstZeno << "\n";
   }
-  log << "wrote " << options.out << "/bodies.csv, energy.csv, events.csv and energy.svg\n";
+  log << "wrote " << options.out
+      << "/bodies.csv, energy.csv, events.csv, energy.svg and scene.json\n";
 }
 
 }  // namespace carom::cli

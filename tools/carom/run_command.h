@@ -1,6 +1,6 @@
 // `carom run SCENE.toml [--solver KIND] [--duration T] [--timestep H] [--out DIR] [--quiet]`
 // (INTERFACES.md §3): simulate a scene and write bodies.csv, energy.csv, events.csv and
-// energy.svg.
+// energy.svg, and scene.json (the bodies' shapes, for the replay viewer).
 #pragma once
 
 #include <optional>
@@ -27,7 +27,7 @@ class StepFailure : public Error {
   using Error::Error;
 };
 
-// Writes the four files into options.out, all or none, and a summary to `log`. Throws
+// Writes the five files into options.out, all or none, and a summary to `log`. Throws
 // carom::Error for a bad scene (before anything is written) and StepFailure when a step fails.
 void runScene(const RunOptions& options, std::ostream& log);
 

@@ -1,28 +1,19 @@
 #include "run_record.h"
 
-#include <charconv>
 #include <initializer_list>
 
 #include "body_totals.h"
 #include "common/svg_plot.h"
+#include "number_text.h"
 
 namespace carom::cli {
 namespace {
-
-// The shortest text that reads back to the same double: nothing is lost, and the same run gives
-// the same bytes every time.
-std::string number(double value) {
-  char text[32];
-  // + 0.0 writes −0 as 0, so a quantity at rest reads the same whichever way it got there.
-  const auto written = std::to_chars(text, text + sizeof text, value + 0.0);
-  return std::string(text, written.ptr);
-}
 
 // Each value preceded by a comma: the columns after a row's first.
 void appendNumbers(std::string& out, std::initializer_list<double> values) {
   for (double value : values) {
     out += ',';
-    out += number(value);
+    out += numberText(value);
   }
 }
 
@@ -40,7 +31,7 @@ void RunRecord::addFrame(double t, const SceneWorld& world, const btVector3& gra
     const btQuaternion q = pose.getRotation();
     const btVector3& v = body->getLinearVelocity();
     const btVector3& w = body->getAngularVelocity();
-    bodies_ += number(t) + ',' + spec->name;
+    bodies_ += numberText(t) + ',' + spec->name;
     appendNumbers(bodies_, {x.x(), x.y(), x.z(), q.w(), q.x(), q.y(), q.z(), v.x(), v.y(), v.z(),
                             w.x(), w.y(), w.z()});
     bodies_ += '\n';
@@ -48,7 +39,7 @@ void RunRecord::addFrame(double t, const SceneWorld& world, const btVector3& gra
   const BodyTotals totals = totalsOf(world.dynamicBodies(), gravity);
   const btVector3& p = totals.momentum;
   const btVector3& L = totals.angularMomentum;
-  energy_ += number(t);
+  energy_ += numberText(t);
   appendNumbers(energy_, {totals.kinetic, totals.potential, totals.total(), p.x(), p.y(), p.z(),
                           L.x(), L.y(), L.z()});
   energy_ += '\n';
@@ -60,7 +51,7 @@ void RunRecord::addFrame(double t, const SceneWorld& world, const btVector3& gra
 
 void RunRecord::addEvents(const std::vector<ImpactEvent>& events, const SceneWorld& world) {
   for (const ImpactEvent& event : events) {
-    events_ += number(event.time) + ',' + world.nameOf(event.bodyA) + ',' +
+    events_ += numberText(event.time) + ',' + world.nameOf(event.bodyA) + ',' +
                world.nameOf(event.bodyB) + ',' + event.law + ',' + std::to_string(event.contacts);
     appendNumbers(events_, {event.impulse.dot(event.normal), event.normalVelocityBefore,
                             event.normalVelocityAfter, event.energyChange});

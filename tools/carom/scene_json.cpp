@@ -1,0 +1,78 @@
+#include "scene_json.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "number_text.h"
+
+namespace carom::cli {
+namespace {
+
+// A JSON string: body names come from the user's TOML and may hold quotes or control characters.
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04x", c);
+      out += escape;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// The scene reader has already refused non-finite values, which JSON could not hold.
+std::string vector(const btVector3& v) {
+  return "[" + numberText(v.x()) + ", " + numberText(v.y()) + ", " + numberText(v.z()) + "]";
+}
+
+std::string shapeFields(const ShapeSpec& shape) {
+  switch (shape.kind) {
+    case ShapeKind::plane:
+      return ", \"normal\": " + vector(shape.normal) + ", \"offset\": " + numberText(shape.offset);
+    case ShapeKind::sphere:
+      return ", \"radius\": " + numberText(shape.radius);
+    case ShapeKind::box:
+      return ", \"half_extents\": " + vector(shape.halfExtents);
+    case ShapeKind::ellipsoid:
+      return ", \"semi_axes\": " + vector(shape.semiAxes);
+    case ShapeKind::capsule:
+    case ShapeKind::cylinder:
+      return ", \"radius\": " + numberText(shape.radius) +
+             ", \"half_height\": " + numberText(shape.halfHeight);
+    case ShapeKind::convexHull: {
+      std::string points;
+      for (const btVector3& p : shape.points)
+        points += (points.empty() ? "" : ", ") + vector(p);
+      return ", \"points\": [" + points + "]";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string sceneJson(const Scene& scene) {
+  std::ostringstream out;
+  out << "{\n  \"source\": " << quoted(scene.source)
+      << ",\n  \"gravity\": " << vector(scene.world.gravity) << ",\n  \"bodies\": [";
+  const char* separator = "\n";
+  for (const SceneBody& body : scene.bodies) {
+    const btQuaternion& q = body.orientation;
+    out << separator << "    {\"name\": " << quoted(body.name) << ", \"shape\": \""
+        << toString(body.shape.kind) << "\", \"static\": " << (body.isStatic() ? "true" : "false")
+        << shapeFields(body.shape) << ", \"position\": " << vector(body.position)
+        << ", \"orientation\": [" << numberText(q.w()) << ", " << numberText(q.x()) << ", "
+        << numberText(q.y()) << ", " << numberText(q.z()) << "]}";
+    separator = ",\n";
+  }
+  out << "\n  ]\n}\n";
+  return out.str();
+}
+
+}  // namespace carom::cli
