@@ -43,22 +43,22 @@ btTransform transformOf(const btCollisionObject& object, const core::BodyState* 
 constexpr double kSamePoint = 1e-5;
 
 // The contact points of a face or edge contact, where a single witness point would leave the face
-// free to tip: the vertices of `side`'s shape (if polyhedral) within kContactTolerance of the
-// witness point along `away` (unit, world, pointing away from the other shape) that touch the other
-// shape, less those already listed. The touch test keeps out the vertices of a large face (a wall)
-// that lie in the contact plane far from where the other shape touches it.
-void addVertexContacts(const PairGeometry& geometry, int side, const btVector3& away,
+// free to tip: the vertices of `side`'s shape (if polyhedral) within `reach` of the witness point
+// along `away` (unit, world, pointing away from the other shape) and of the other shape, less those
+// already listed. The second test keeps out the vertices of a large face (a wall) that lie in the
+// contact plane far from where the other shape touches it.
+void addVertexContacts(const PairGeometry& geometry, int side, double reach, const btVector3& away,
                        const btVector3& witness, const CandidatePair& pair,
                        const core::Vec3& normal, std::vector<PairContact>& out) {
   const btPolyhedralConvexShape* polyhedron = polyhedronOf(geometry.shape[side]);
   for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
     const btVector3 world = vertexAt(*polyhedron, geometry.frame[side], i);
-    if (away.dot(world - witness) > kContactTolerance) continue;
+    if (away.dot(world - witness) > reach) continue;
     const core::Vec3 point = toEigen(world);
     const bool listed = std::any_of(out.begin(), out.end(), [&](const PairContact& contact) {
       return (contact.point - point).norm() <= kSamePoint;
     });
-    if (!listed && vertexGap(geometry, side, i) <= 0) {
+    if (!listed && vertexGap(geometry, side, i) <= reach - kContactTolerance) {
       out.push_back({pair, point, normal, vertexFeature(side, i)});
     }
   }
@@ -71,8 +71,13 @@ VariationalStep::VariationalStep(DynamicsWorld& world, double timeStep)
 
 StepDiagnostics VariationalStep::run() {
   readBodies();
-  for (const StepBody& body : m_bodies)
+  for (const StepBody& body : m_bodies) {
     m_start.push_back(body.state);
+    const double load = (body.load.gravity + body.mass.inverseMass() * body.load.force).norm();
+    m_restingSpeed = std::max(m_restingSpeed, kRestingSpeed + load * m_timeStep);
+    m_holdingReach =
+        std::max(m_holdingReach, kContactTolerance + 0.25 * load * m_timeStep * m_timeStep);
+  }
   std::vector<int> all(m_bodies.size());
   for (std::size_t i = 0; i < all.size(); ++i)
     all[i] = static_cast<int>(i);
@@ -91,7 +96,7 @@ StepDiagnostics VariationalStep::run() {
 }
 
 void VariationalStep::runIsland(const Island& island, int id) {
-  holdRestingContacts(island, id, 1.0);
+  holdRestingContacts(island, id, 1.0, m_restingSpeed);
   double elapsed = 0;  // α_Σ: the fraction of the step already taken
   int impacts = 0;
   while (true) {
@@ -116,7 +121,8 @@ void VariationalStep::runIsland(const Island& island, int id) {
     elapsed += alpha;
     // A landing below the resting speed would otherwise start a Zeno sequence of ever smaller
     // bounces inside the step: its contacts are held for the rest of the step instead.
-    if (resolveImpact(island, elapsed)) holdRestingContacts(island, id, 1.0 - elapsed);
+    if (resolveImpact(island, elapsed))
+      holdRestingContacts(island, id, 1.0 - elapsed, m_restingSpeed);
     ++impacts;
     ++m_diagnostics.impacts;
   }
@@ -212,13 +218,14 @@ Gap VariationalStep::gapNow(const CandidatePair& pair) const {
   return gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
 }
 
-std::vector<PairContact> VariationalStep::contactsNow(const CandidatePair& pair) const {
+std::vector<PairContact> VariationalStep::contactsNow(const CandidatePair& pair,
+                                                      double reach) const {
   const PairGeometry geometry = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
   const Gap g = gap(*geometry.shape[0], geometry.frame[0], *geometry.shape[1], geometry.frame[1]);
   const core::Vec3 normal = -toEigen(g.normal);  // the core's: from A into B
   std::vector<PairContact> contacts;
-  addVertexContacts(geometry, 0, g.normal, g.pointOnA, pair, normal, contacts);
-  addVertexContacts(geometry, 1, -g.normal, g.pointOnB, pair, normal, contacts);
+  addVertexContacts(geometry, 0, reach, g.normal, g.pointOnA, pair, normal, contacts);
+  addVertexContacts(geometry, 1, reach, -g.normal, g.pointOnB, pair, normal, contacts);
   if (contacts.empty()) {
     contacts.push_back({pair, toEigen(0.5 * (g.pointOnA + g.pointOnB)), normal, -1});
   }
@@ -264,13 +271,17 @@ double VariationalStep::earliestVertexImpact(int p, double remaining) const {
   for (int side = 0; side < 2; ++side) {
     const btPolyhedralConvexShape* polyhedron = polyhedronOf(now.shape[side]);
     for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
-      const double phiTrial = vertexGap(trial, side, i);
+      // Located half the contact tolerance inside touching (vertexGap ≤ 0), where contactsNow
+      // lists the vertex; a vertex touching now has been held, struck or grazed just now.
+      const double phiTrial = vertexGap(trial, side, i) + 0.5 * kContactTolerance;
       if (phiTrial >= 0) continue;
-      const double phiNow = vertexGap(now, side, i);
-      if (phiNow <= kContactTolerance) continue;  // touching: held, struck or grazed just now
+      const double gapNow = vertexGap(now, side, i);
+      if (gapNow <= 0) continue;
+      const double phiNow = gapNow + 0.5 * kContactTolerance;
       earliest = std::min(
-          earliest, locateImpact(pair, phiNow, remaining, phiTrial,
-                                 [&](const PairGeometry& g) { return vertexGap(g, side, i); }));
+          earliest, locateImpact(pair, phiNow, remaining, phiTrial, [&](const PairGeometry& g) {
+            return vertexGap(g, side, i) + 0.5 * kContactTolerance;
+          }));
     }
   }
   return earliest;

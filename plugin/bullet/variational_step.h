@@ -24,9 +24,11 @@ namespace carom {
 // Two shapes closer than this count as touching: their contacts are collected into one impact, or
 // held as persistent contacts (m). Far above GJK's ~1e-9 m noise, far below any visible gap.
 inline constexpr double kContactTolerance = 1e-6;
-// A touching contact whose normal speed is at most this is resting, held by the persistent-contact
-// LCP instead of an impact law (m/s): about what gravity adds in three steps at 60 Hz (0.16 m/s
-// per step would be one), so a bouncing body comes to rest once its bounces fit inside a step.
+// A touching contact whose normal speed is at most the step's resting speed is resting, held by the
+// persistent-contact LCP instead of an impact law: this (m/s) plus what the largest load adds in
+// one step (|g| h = 0.16 m/s at 60 Hz). Within a step a resting body's free corner approaches at up
+// to |g| h; as impacts, those approaches made a box at rest chatter on its corners, each bounce
+// lifting it.
 inline constexpr double kRestingSpeed = 0.05;
 
 // An active dynamic body of the step: Bullet's body and its double-precision state.
@@ -109,7 +111,10 @@ class VariationalStep {
   const core::BodyState* trialOf(int index) const {
     return index == kFixed ? nullptr : &m_trial[index];
   }
-  std::vector<PairContact> contactsNow(const CandidatePair& pair) const;
+  // The pair's contact points now: its witness point, or the vertices of a polyhedron's face or
+  // edge within `reach` (m) of touching.
+  std::vector<PairContact> contactsNow(const CandidatePair& pair,
+                                       double reach = kContactTolerance) const;
   // Pair p touches now at `distance` (m) with the contacts `touching`, `held` or else just struck
   // or grazed. A held pair, or one touching at vertices, may then close by kContactTolerance more
   // before its gap sees an impact (its contacts sit at zero gap), and the impacts of a polyhedron's
@@ -127,9 +132,9 @@ class VariationalStep {
   double locateImpact(const CandidatePair& pair, double phiNow, double remaining, double phiTrial,
                       const std::function<double(const PairGeometry&)>& phiOf) const;
   // Resolves the impact at the current instant: the island's touching contacts that approach
-  // faster than kRestingSpeed, and records its events. The slower ones are persistent contacts'
+  // faster than m_restingSpeed, and records its events. The slower ones are persistent contacts'
   // business. Returns true, changing nothing, for a landing: contacts approach, none faster than
-  // kRestingSpeed.
+  // m_restingSpeed.
   bool resolveImpact(const Island& island, double elapsed);
   // One contact by its pair's impact law; several by the simultaneous model. `event` carries the
   // instant and the contact count; the rest is filled in per contact.
@@ -140,8 +145,7 @@ class VariationalStep {
   // become persistent for the rest of the step (`remaining`, a fraction of it): a plastic LCP stops
   // what approaches, then the LCP against the loads gives an impulse applied half now (applyHalf)
   // and half at the end of the step (stopHeldContacts).
-  void holdRestingContacts(const Island& island, int id, double remaining,
-                           double restingSpeed = kRestingSpeed);
+  void holdRestingContacts(const Island& island, int id, double remaining, double restingSpeed);
   // Keeps the held impulses for the next step's warm start and ends every island's held contacts.
   void applyPersistentEnd(const std::vector<Island>& islands);
   void stopHeldContacts(const Island& island, int id);
@@ -164,6 +168,12 @@ class VariationalStep {
   DynamicsWorld& m_world;
   double m_timeStep;
   std::vector<StepBody> m_bodies;
+  double m_restingSpeed = kRestingSpeed;  // this step's (m/s)
+  // How far from touching a held pair's vertices are held too (m): within the step the
+  // kick–flow–kick moves a held body by up to a h²/8 about its rest pose, and a corner nearer the
+  // ground than that, left free, would strike it every step (a box rocking from corner to corner,
+  // sinking by the contact tolerance each time). kContactTolerance + a h²/4 for the largest load a.
+  double m_holdingReach = kContactTolerance;
   std::vector<core::BodyState> m_start;  // per step body: its state at the start of the step
   std::vector<core::BodyState> m_trial;  // per step body: its trial pose (stage 2)
   std::vector<int> m_slot;               // per step body: its place in its island's body list

@@ -67,16 +67,16 @@ bool VariationalStep::resolveImpact(const Island& island, double elapsed) {
                                     contact.normal};
       const double approach = -contact.normal.dot(core::impact::relativeVelocity(c));
       approaching = approaching || approach > 0;
-      // A contact approaching at most at kRestingSpeed is a persistent one (stage 5), held or to
-      // be held: it takes no part in the impact, which would otherwise spread over every resting
+      // A contact approaching at most at the resting speed is a persistent one (stage 5), held or
+      // to be held: it takes no part in the impact, which would otherwise spread over every resting
       // contact of a pile that gravity presses together within the step.
-      if (approach > kRestingSpeed) {
+      if (approach > m_restingSpeed) {
         contacts.push_back(contact);
         geometry.push_back(c);
       }
     }
   }
-  // A landing (contacts approach, none faster than kRestingSpeed) is no bounce: its contacts
+  // A landing (contacts approach, none faster than the resting speed) is no bounce: its contacts
   // become persistent (stage 5), which stops the approach without a Zeno series of tiny bounces.
   // Nothing approaching at all is a graze: the gap closed and opens again.
   if (contacts.empty()) return approaching;

@@ -1,6 +1,6 @@
 // Stage 5 of the variational step: persistent (resting and sliding) contacts. The contacts that
 // touch at the start of the step (or at a landing inside it) with a normal speed of at most
-// kRestingSpeed are solved by the velocity-level LCP with Coulomb friction
+// the step's resting speed are solved by the velocity-level LCP with Coulomb friction
 // (core::contact::solvePersistentContacts) on the velocities the loads would give at the end of
 // the step (v + τ a over the remaining time τ), warm-started from the last step. Its impulse P is
 // applied half before and half after the LGVI flow: for a body at rest under gravity the flow then
@@ -36,7 +36,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const double distance = gapNow(pair).distance;
     if (distance > kContactTolerance) continue;
     bool holdsPair = false;
-    const std::vector<PairContact> touching = contactsNow(pair);
+    const std::vector<PairContact> touching = contactsNow(pair, m_holdingReach);
     for (const PairContact& contact : touching) {
       const core::impact::Contact c{contactBodyOf(pair.bodyA, pair.a),
                                     contactBodyOf(pair.bodyB, pair.b), contact.point,
@@ -71,8 +71,9 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     full.contact.impulse = 2.0 * contacts[i].impulse;
     applyHalf(full);
   }
-  // (b) Hold against the loads over the remaining time τ: the LCP on v + τ a plus the second
-  // halves that contacts held earlier in the step still owe, warm-started from the last step.
+  // (b) Hold against the loads over the remaining time τ: the LCP on v + τ a, warm-started from
+  // the last step. What the contacts held earlier in the step would still have owed is part of
+  // this solve now: they are held again here, and their earlier holds are dropped.
   const double duration = remaining * m_timeStep;
   for (const int index : island.bodies) {
     const StepBody& body = m_bodies[index];
@@ -81,18 +82,6 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
         duration * (body.load.gravity + body.mass.inverseMass() * body.load.force);
     lcpBody.angularVelocity += duration * (lcpBody.inverseInertiaWorld * body.load.torque);
   }
-  for (const HeldContact& owed : m_held) {
-    if (owed.island != id) continue;
-    const core::Vec3 half = 0.5 * owed.contact.impulse;
-    for (const auto& [index, sign] : {std::pair{owed.pair.bodyA, -1.0}, {owed.pair.bodyB, 1.0}}) {
-      if (index == kFixed) continue;
-      const core::Vec3 lever =
-          worldLever(owed, index, index == owed.pair.bodyA ? owed.leverA : owed.leverB);
-      core::impact::ContactBody& lcpBody = bodies[m_slot[index]];
-      lcpBody.linearVelocity += sign * m_bodies[index].mass.inverseMass() * half;
-      lcpBody.angularVelocity += sign * lcpBody.inverseInertiaWorld * lever.cross(half);
-    }
-  }
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const auto warm = m_world.m_warmStart.find({{held[i].pair.a, held[i].pair.b}, held[i].feature});
     contacts[i].impulse =
@@ -100,9 +89,10 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   }
   const core::contact::PersistentContactReport hold =
       core::contact::solvePersistentContacts(bodies, contacts, detail::kPersistentContactSettings);
-  if (!stop.ok() || !hold.ok()) {
-    m_diagnostics.message = "persistent contacts: " + (stop.ok() ? hold.message : stop.message);
-  }
+  if (!stop.ok() || !hold.ok()) m_diagnostics.message = stop.ok() ? hold.message : stop.message;
+  m_held.erase(std::remove_if(m_held.begin(), m_held.end(),
+                              [id](const HeldContact& earlier) { return earlier.island == id; }),
+               m_held.end());
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     held[i].contact.impulse = contacts[i].impulse;
     applyHalf(held[i]);
@@ -171,7 +161,7 @@ void VariationalStep::stopHeldContacts(const Island& island, int id) {
   if (contacts.empty()) return;
   const core::contact::PersistentContactReport stop =
       core::contact::solvePersistentContacts(bodies, contacts, detail::kPersistentContactSettings);
-  if (!stop.ok()) m_diagnostics.message = "persistent contacts: " + stop.message;
+  if (!stop.ok()) m_diagnostics.message = stop.message;
   for (const int body : island.bodies) {
     const core::impact::ContactBody& solved = bodies[m_slot[body]];
     applyVelocities(body, solved.linearVelocity, solved.angularVelocity);
