@@ -141,11 +141,12 @@ class VariationalStep {
   void resolveOne(const PairContact& contact, const core::impact::Contact& c, ImpactEvent event);
   void resolveSimultaneous(const std::vector<PairContact>& contacts,
                            const std::vector<core::impact::Contact>& geometry, ImpactEvent event);
-  // Stage 5: the island's contacts touching now with a normal speed of at most `restingSpeed`
-  // become persistent for the rest of the step (`remaining`, a fraction of it): a plastic LCP stops
-  // what approaches, then the LCP against the loads gives an impulse applied half now (applyHalf)
-  // and half at the end of the step (stopHeldContacts).
-  void holdRestingContacts(const Island& island, int id, double remaining, double restingSpeed);
+  // Stage 5: the island's contacts touching now that approach at most at `restingSpeed` or
+  // separate at most at `separatingSpeed` become persistent for the rest of the step (`remaining`,
+  // a fraction of it): a plastic LCP stops what approaches, then the LCP against the loads gives an
+  // impulse applied half now (applyHalf) and half at the end of the step (stopHeldContacts).
+  void holdRestingContacts(const Island& island, int id, double remaining, double restingSpeed,
+                           double separatingSpeed);
   // Keeps the held impulses for the next step's warm start and ends every island's held contacts.
   void applyPersistentEnd(const std::vector<Island>& islands);
   void stopHeldContacts(const Island& island, int id);

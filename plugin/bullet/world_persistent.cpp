@@ -19,7 +19,7 @@ using detail::toBt;
 using detail::toEigen;
 
 void VariationalStep::holdRestingContacts(const Island& island, int id, double remaining,
-                                          double restingSpeed) {
+                                          double restingSpeed, double separatingSpeed) {
   // LCP bodies: the island's bodies (at their m_slot), then the fixed objects the contacts touch.
   std::vector<core::impact::ContactBody> bodies;
   for (const int body : island.bodies)
@@ -41,7 +41,8 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
       const core::impact::Contact c{contactBodyOf(pair.bodyA, pair.a),
                                     contactBodyOf(pair.bodyB, pair.b), contact.point,
                                     contact.normal};
-      if (std::abs(contact.normal.dot(core::impact::relativeVelocity(c))) > restingSpeed) continue;
+      const double normalSpeed = contact.normal.dot(core::impact::relativeVelocity(c));
+      if (normalSpeed < -restingSpeed || normalSpeed > separatingSpeed) continue;
       holdsPair = true;
       core::contact::PersistentContact persistent;
       persistent.bodyA = lcpIndex(pair.bodyA, pair.a);
