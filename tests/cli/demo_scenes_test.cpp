@@ -111,10 +111,10 @@ TEST(DemoScenes, RoughBallStaysNearItsStartBetweenRoughPlates) {
   }
 }
 
-// The last frame of a domino run: every domino has fallen past 60° by 1.6 s (the last, in the
-// variational mode, at 1.37 s): the last lies flat, the others lean on their neighbour at about
-// 80°. `onTheFloor`: no domino's centre is below its half thickness (5 mm) by more than 1 mm.
-void expectAllToppled(SolverKind mode, bool onTheFloor) {
+// The last frame of a domino run at 1.6 s: every domino has fallen past 60° (the last lies flat,
+// the others lean on their neighbour at about 80°) and none is sunk into the floor (a centre
+// below the half thickness, 5 mm, by more than 1 mm).
+void expectAllToppled(SolverKind mode) {
   const std::string out = test::runScene(kScenes + "domino_chain.toml", mode, 1.6,
                                          "dominoes-" + std::string(toString(mode)));
   const std::vector<CsvRow> rows = readCsv(out + "/bodies.csv");
@@ -122,23 +122,19 @@ void expectAllToppled(SolverKind mode, bool onTheFloor) {
   ASSERT_EQ(last.size(), 12u);
   for (const CsvRow& domino : last) {
     EXPECT_GT(tilt(domino), 60 * M_PI / 180) << domino.at("body") << ", " << toString(mode);
-    if (onTheFloor) {
-      EXPECT_GT(number(domino, "z"), 0.004) << domino.at("body");
-    }
+    EXPECT_GT(number(domino, "z"), 0.004) << domino.at("body") << ", " << toString(mode);
   }
 }
 
 TEST(DemoScenes, DominoChainTopplesInLcpMode) {
-  expectAllToppled(SolverKind::lcp, true);
+  expectAllToppled(SolverKind::lcp);
 }
 
-TEST(DemoScenes, DominoChainTopplesInVariationalMode) {
-#if !CAROM_LONG_DEMO_RUNS
-  GTEST_SKIP() << "about 10 s in a Release build; off in the sanitizer build";
-#endif
-  // Not onTheFloor: the variational world lets fallen dominoes sink up to 4.5 mm into the floor
-  // once steps reach solver.max_events_per_step (a world bug, reported; not the scene's).
-  expectAllToppled(SolverKind::variational, false);
+// Disabled for its time, not its result: the variational world takes about 70 s of a Release
+// build for these 1.6 s (about 45 s per simulated second once several dominoes lean on each
+// other; reported). Run it with --gtest_also_run_disabled_tests.
+TEST(DemoScenes, DISABLED_DominoChainTopplesInVariationalMode) {
+  expectAllToppled(SolverKind::variational);
 }
 
 TEST(DemoScenes, BoxTowerStands) {
