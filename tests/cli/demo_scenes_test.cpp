@@ -130,9 +130,9 @@ TEST(DemoScenes, DominoChainTopplesInLcpMode) {
   expectAllToppled(SolverKind::lcp);
 }
 
-// Disabled for its time, not its result: the variational world takes about 70 s of a Release
-// build for these 1.6 s (about 45 s per simulated second once several dominoes lean on each
-// other; reported). Run it with --gtest_also_run_disabled_tests.
+// Disabled for its time, not its result: the variational world takes about 40 s of a Release
+// build for these 1.6 s (reported: most of it once several dominoes lean on each other), more
+// than the whole rest of the suite. Run it with --gtest_also_run_disabled_tests.
 TEST(DemoScenes, DISABLED_DominoChainTopplesInVariationalMode) {
   expectAllToppled(SolverKind::variational);
 }
