@@ -5,9 +5,9 @@
 namespace carom {
 
 std::string inertiaProblem(const ShapeSpec& shape) {
-  if (shape.kind == ShapeKind::convexHull) {
-    return "missing: a dynamic convex_hull needs inertia = [Ixx, Iyy, Izz] about its centre of "
-           "mass (its body origin)";
+  if (shape.kind == ShapeKind::convexHull || shape.kind == ShapeKind::compound) {
+    return std::string("missing: a dynamic ") + toString(shape.kind) +
+           " needs inertia = [Ixx, Iyy, Izz] about its centre of mass (its body origin)";
   }
   if (shape.kind == ShapeKind::plane) return "a plane is static";
   return {};
@@ -51,6 +51,7 @@ btVector3 shapeInertia(const ShapeSpec& shape, double mass) {
     }
     case ShapeKind::plane:
     case ShapeKind::convexHull:
+    case ShapeKind::compound:
       break;
   }
   return {0, 0, 0};

@@ -8,8 +8,9 @@
 
 namespace carom {
 
-// Why a shape's inertia cannot come from the shape (an empty string when it can): a convex hull's
-// centre of mass and principal axes need not be its body frame, so the scene must state them.
+// Why a shape's inertia cannot come from the shape (an empty string when it can): the centre of
+// mass and principal axes of a convex hull or a compound (whose children may overlap) need not be
+// its body frame, so the scene must state them.
 std::string inertiaProblem(const ShapeSpec& shape);
 // The moments (kg·m²) of a uniform body of `mass` (kg); requires inertiaProblem(shape) empty.
 btVector3 shapeInertia(const ShapeSpec& shape, double mass);

@@ -1,5 +1,6 @@
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btCapsuleShape.h>
+#include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btConvexHullShape.h>
 #include <BulletCollision/CollisionShapes/btCylinderShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
@@ -9,6 +10,24 @@
 #include "carom/bullet/scene.h"
 
 namespace carom {
+namespace {
+
+// btCompoundShape holds its children by pointer; this one also owns them, so that a compound is
+// one unique_ptr like every other scene shape.
+class OwningCompoundShape : public btCompoundShape {
+ public:
+  explicit OwningCompoundShape(const std::vector<CompoundChild>& children) {
+    for (const CompoundChild& child : children) {
+      children_.push_back(makeShape(child.shape));
+      addChildShape(btTransform(child.orientation, child.position), children_.back().get());
+    }
+  }
+
+ private:
+  std::vector<std::unique_ptr<btCollisionShape>> children_;
+};
+
+}  // namespace
 
 std::unique_ptr<btCollisionShape> makeShape(const ShapeSpec& spec) {
   switch (spec.kind) {
@@ -33,6 +52,8 @@ std::unique_ptr<btCollisionShape> makeShape(const ShapeSpec& spec) {
       hull->recalcLocalAabb();
       return hull;
     }
+    case ShapeKind::compound:
+      return std::make_unique<OwningCompoundShape>(spec.children);
   }
   return nullptr;
 }

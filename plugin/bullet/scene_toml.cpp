@@ -70,7 +70,8 @@ inline constexpr config_values::Choice<ShapeKind> kShapeKinds[] = {
     {"ellipsoid", ShapeKind::ellipsoid},
     {"capsule", ShapeKind::capsule},
     {"cylinder", ShapeKind::cylinder},
-    {"convex_hull", ShapeKind::convexHull}};
+    {"convex_hull", ShapeKind::convexHull},
+    {"compound", ShapeKind::compound}};
 
 // The keys each shape takes besides the common ones; any other key is unknown for that shape.
 const char* shapeKeys(ShapeKind kind) {
@@ -88,6 +89,8 @@ const char* shapeKeys(ShapeKind kind) {
       return "radius, half_height";
     case ShapeKind::convexHull:
       return "points";
+    case ShapeKind::compound:
+      return "children";
   }
   return "";
 }
@@ -107,6 +110,9 @@ bool isCommonKey(ShapeKind kind, std::string_view key) {
       std::string(", ") + (kind == ShapeKind::plane ? kPlaneCommonKeys : kBodyCommonKeys) + ",";
   return keys.find(", " + std::string(key) + ",") != std::string::npos;
 }
+
+void readChildren(const TomlReader& reader, const toml::node& node, const std::string& path,
+                  ShapeSpec& shape);
 
 void readShapeKey(const TomlReader& reader, const toml::node& node, const std::string& key,
                   const std::string& path, ShapeSpec& shape) {
@@ -133,6 +139,8 @@ void readShapeKey(const TomlReader& reader, const toml::node& node, const std::s
     if (shape.points.size() < 4) {
       reader.fail(node.source(), path, "a convex hull needs at least 4 points");
     }
+  } else if (key == "children") {
+    readChildren(reader, node, path, shape);
   }
 }
 
@@ -162,6 +170,49 @@ btQuaternion unitQuaternion(const TomlReader& reader, const toml::node& node,
                 "must be a unit quaternion [w, x, y, z], got norm " + std::to_string(norm));
   }
   return btQuaternion(q[1], q[2], q[3], q[0]).normalized();
+}
+
+// One [[body.children]] table: a convex shape and its pose in the compound's body frame.
+CompoundChild readChild(const TomlReader& reader, const toml::table& table,
+                        const std::string& path) {
+  CompoundChild child;
+  const toml::node* shapeNode = table.get("shape");
+  if (shapeNode == nullptr) reader.fail(table.source(), path + ".shape", "missing");
+  child.shape.kind = reader.choice(*shapeNode, path + ".shape", kShapeKinds);
+  const ShapeKind kind = child.shape.kind;
+  // Bullet's compound collides its children as convex shapes, and carom's gap does the same.
+  if (kind == ShapeKind::plane || kind == ShapeKind::compound) {
+    reader.fail(shapeNode->source(), path + ".shape",
+                "a compound's child must be a convex shape, not a plane or a compound");
+  }
+  for (const auto& [key, node] : table) {
+    const std::string name(key.str());
+    const std::string keyPath = path + "." + name;
+    if (isShapeKey(kind, name)) {
+      readShapeKey(reader, node, name, keyPath, child.shape);
+    } else if (name == "position") {
+      child.position = vector3(reader, node, keyPath);
+    } else if (name == "orientation") {
+      child.orientation = unitQuaternion(reader, node, keyPath);
+    } else if (name != "shape") {
+      reader.unknownKey(key, keyPath,
+                        std::string("shape, position, orientation, ") + shapeKeys(kind));
+    }
+  }
+  requireShapeKeys(reader, table, path, kind);
+  return child;
+}
+
+void readChildren(const TomlReader& reader, const toml::node& node, const std::string& path,
+                  ShapeSpec& shape) {
+  if (!node.is_array_of_tables() || node.as_array()->empty()) {
+    reader.fail(node.source(), path, "expected one or more [[body.children]] tables");
+  }
+  const toml::array& children = *node.as_array();
+  for (std::size_t i = 0; i < children.size(); ++i) {
+    shape.children.push_back(
+        readChild(reader, *children[i].as_table(), path + "[" + std::to_string(i) + "]"));
+  }
 }
 
 SceneBody readBody(const TomlReader& reader, const Config& config, const toml::table& table,

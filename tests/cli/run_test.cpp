@@ -5,59 +5,23 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
-#include <vector>
 
 #include "run_command.h"
+#include "run_output.h"
 
 namespace carom::cli {
 namespace {
 
-const std::string kScenes = CAROM_SCENES_DIR;
-
-std::string readFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
+using test::readFile;
+using test::relativeEnergyDrift;
 
 // Runs the case I ellipsoid for 4 s (400 steps; it first lands near t = 2.5 s) in `solver` into a
 // fresh directory.
 std::string runEllipsoid(SolverKind solver, const std::string& name) {
-  const std::string out = ::testing::TempDir() + "carom-run-" + name;
-  std::filesystem::remove_all(out);
-  RunOptions options;
-  options.scene = kScenes + "/tran_leok_1_ellipsoid.toml";
-  options.solver = solver;
-  options.duration = 4.0;
-  options.out = out;
-  options.quiet = true;
-  std::ostringstream log;
-  runScene(options, log);
-  return out;
-}
-
-// The largest |E(t) − E(0)| / |E(0)| of energy.csv's total column.
-double relativeEnergyDrift(const std::string& energyCsv) {
-  std::istringstream rows(readFile(energyCsv));
-  std::string row;
-  std::getline(rows, row);  // header
-  double first = NAN, drift = 0;
-  int frames = 0;
-  while (std::getline(rows, row)) {
-    std::vector<double> columns;
-    std::istringstream cells(row);
-    for (std::string cell; std::getline(cells, cell, ',');)
-      columns.push_back(std::stod(cell));
-    const double total = columns.at(3);
-    if (frames++ == 0) first = total;
-    drift = std::max(drift, std::abs(total - first) / std::abs(first));
-  }
-  EXPECT_GT(frames, 10) << energyCsv;
-  return drift;
+  return test::runScene(std::string(CAROM_SCENES_DIR) + "/tran_leok_1_ellipsoid.toml", solver, 4.0,
+                        name);
 }
 
 TEST(Run, VariationalModeConservesTheElasticEllipsoidsEnergy) {

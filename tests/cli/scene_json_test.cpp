@@ -41,6 +41,10 @@ TEST(SceneJson, EveryShapeKindWithItsDimensions) {
       json,
       R"x("shape": "convex_hull", "static": false, "points": [[0.1, 0.1, 0.1], [-0.1, -0.1, 0.1], )x"))
       << json;
+  EXPECT_TRUE(holds(
+      json,
+      R"x("shape": "compound", "static": false, "children": [{"shape": "sphere", "radius": 0.06, "position": [-0.12, 0, 0], "orientation": [1, 0, 0, 0]}, {"shape": "box", )x"))
+      << json;
 }
 
 TEST(SceneJson, EscapesBodyNames) {

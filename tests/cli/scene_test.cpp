@@ -123,6 +123,44 @@ mass = 1.0
   EXPECT_NEAR(hi.x(), 0.5, 1e-9);
 }
 
+TEST(Scene, CompoundChildrenArePlacedInTheBodyFrame) {
+  const Scene scene = Scene::parse(R"([[body]]
+name = "dumbbell"
+shape = "compound"
+mass = 1.0
+inertia = [1.0, 2.0, 2.0]
+[[body.children]]
+shape = "sphere"
+radius = 0.5
+position = [-1.0, 0.0, 0.0]
+[[body.children]]
+shape = "box"
+half_extents = [0.5, 0.5, 0.5]
+position = [1.0, 0.0, 0.0]
+orientation = [0.7071067811865476, 0.0, 0.0, 0.7071067811865476]
+)");
+  const ShapeSpec& spec = scene.bodies[0].shape;
+  ASSERT_EQ(spec.children.size(), 2u);
+  EXPECT_EQ(spec.children[0].shape.kind, ShapeKind::sphere);
+  EXPECT_EQ(spec.children[0].position, btVector3(-1, 0, 0));
+  EXPECT_EQ(spec.children[1].shape.kind, ShapeKind::box);
+  EXPECT_EQ(scene.bodies[0].inertia, btVector3(1, 2, 2));
+  const auto shape = makeShape(spec);
+  ASSERT_TRUE(shape->isCompound());
+  btVector3 lo, hi;
+  shape->getAabb(btTransform::getIdentity(), lo, hi);
+  EXPECT_NEAR(lo.x(), -1.5, 1e-6);  // the sphere's far side
+  EXPECT_NEAR(hi.x(), 1.5, 1e-6);   // the turned box's
+  expectErrorNaming(
+      [&] {
+        Scene::parse(
+            "[[body]]\nname = \"u\"\nshape = \"compound\"\nmass = 1\ninertia = "
+            "[1, 1, 1]\nchildren = [1, 2]\n",
+            "s.toml");
+      },
+      "s.toml:6: body[0].children: expected one or more [[body.children]] tables");
+}
+
 TEST(Scene, CapsuleAndCylinderInertiaAlongZ) {
   const Scene scene = Scene::parse(R"([[body]]
 name = "pill"

@@ -31,6 +31,12 @@ std::string vector(const btVector3& v) {
   return "[" + numberText(v.x()) + ", " + numberText(v.y()) + ", " + numberText(v.z()) + "]";
 }
 
+// [w, x, y, z], the scene file's order.
+std::string quaternion(const btQuaternion& q) {
+  return "[" + numberText(q.w()) + ", " + numberText(q.x()) + ", " + numberText(q.y()) + ", " +
+         numberText(q.z()) + "]";
+}
+
 std::string shapeFields(const ShapeSpec& shape) {
   switch (shape.kind) {
     case ShapeKind::plane:
@@ -51,6 +57,16 @@ std::string shapeFields(const ShapeSpec& shape) {
         points += (points.empty() ? "" : ", ") + vector(p);
       return ", \"points\": [" + points + "]";
     }
+    case ShapeKind::compound: {
+      std::string children;
+      for (const CompoundChild& child : shape.children) {
+        children += std::string(children.empty() ? "" : ", ") + "{\"shape\": \"" +
+                    toString(child.shape.kind) + "\"" + shapeFields(child.shape) +
+                    ", \"position\": " + vector(child.position) +
+                    ", \"orientation\": " + quaternion(child.orientation) + "}";
+      }
+      return ", \"children\": [" + children + "]";
+    }
   }
   return "";
 }
@@ -63,12 +79,10 @@ std::string sceneJson(const Scene& scene) {
       << ",\n  \"gravity\": " << vector(scene.world.gravity) << ",\n  \"bodies\": [";
   const char* separator = "\n";
   for (const SceneBody& body : scene.bodies) {
-    const btQuaternion& q = body.orientation;
     out << separator << "    {\"name\": " << quoted(body.name) << ", \"shape\": \""
         << toString(body.shape.kind) << "\", \"static\": " << (body.isStatic() ? "true" : "false")
         << shapeFields(body.shape) << ", \"position\": " << vector(body.position)
-        << ", \"orientation\": [" << numberText(q.w()) << ", " << numberText(q.x()) << ", "
-        << numberText(q.y()) << ", " << numberText(q.z()) << "]}";
+        << ", \"orientation\": " << quaternion(body.orientation) << "}";
     separator = ",\n";
   }
   out << "\n  ]\n}\n";

@@ -29,6 +29,14 @@ void printShape(const ShapeSpec& shape, std::ostream& out) {
     case ShapeKind::convexHull:
       out << " of " << shape.points.size() << " points";
       break;
+    case ShapeKind::compound:
+      out << " of " << shape.children.size() << " children:";
+      for (const CompoundChild& child : shape.children) {
+        out << " (";
+        printShape(child.shape, out);
+        out << " at " << child.position << ")";
+      }
+      break;
   }
 }
 

@@ -25,8 +25,10 @@ struct WorldSettings {
   int outputEvery = 1;             // write a frame every N steps, ≥ 1
 };
 
-enum class ShapeKind { plane, sphere, box, ellipsoid, capsule, cylinder, convexHull };
+enum class ShapeKind { plane, sphere, box, ellipsoid, capsule, cylinder, convexHull, compound };
 const char* toString(ShapeKind kind);
+
+struct CompoundChild;
 
 // The parameters of one shape; only those of `kind` are meaningful. Lengths in m, body frame.
 // Capsules and cylinders lie along the body's z axis.
@@ -39,6 +41,14 @@ struct ShapeSpec {
   btVector3 halfExtents{0, 0, 0};  // box
   btVector3 semiAxes{0, 0, 0};     // ellipsoid
   std::vector<btVector3> points;   // convex hull vertices
+  std::vector<CompoundChild> children;  // compound: a union of convex shapes, e.g. two ellipsoids
+};
+
+// One part of a compound shape, placed in the compound's body frame.
+struct CompoundChild {
+  ShapeSpec shape;                       // any kind but plane and compound
+  btVector3 position{0, 0, 0};           // m, the child's origin in the body frame
+  btQuaternion orientation{0, 0, 0, 1};  // child to body frame
 };
 
 // A body's state at t = 0; its body frame has its origin at the centre of mass and its axes along
@@ -73,7 +83,7 @@ struct Scene {
 };
 
 // The Bullet shape of a spec (carom::EllipsoidShape for ellipsoids, btStaticPlaneShape for
-// planes, the z-axis variants of capsule and cylinder).
+// planes, the z-axis variants of capsule and cylinder, a btCompoundShape that owns its children).
 std::unique_ptr<btCollisionShape> makeShape(const ShapeSpec& spec);
 
 }  // namespace carom

@@ -3,6 +3,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { ConvexGeometry } from 'three/addons/geometries/ConvexGeometry.js';
+import { mergeGeometries } from 'three/addons/utils/BufferGeometryUtils.js';
 
 const kPalette = [0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x17becf];
 const kZ = new THREE.Vector3(0, 0, 1);
@@ -32,8 +33,23 @@ function geometryOf(body, planeSize) {
       return alongZ(new THREE.CylinderGeometry(body.radius, body.radius, 2 * body.half_height, 32));
     case 'convex_hull': return new ConvexGeometry(body.points.map(vec));
     case 'plane': return new THREE.PlaneGeometry(planeSize, planeSize);
+    case 'compound': return compoundGeometry(body, planeSize);
     default: throw new Error(`scene.json: body ${body.name}: unknown shape "${body.shape}"`);
   }
+}
+
+// A compound is the union of its children, each posed in the body frame, merged into one geometry
+// so that a body stays one mesh. Merging needs the same attributes everywhere: positions and
+// normals, unindexed (a convex hull has no uv and no index).
+function compoundGeometry(body, planeSize) {
+  return mergeGeometries(body.children.map((child) => {
+    const built = geometryOf(child, planeSize);
+    const geometry = built.index ? built.toNonIndexed() : built;
+    geometry.deleteAttribute('uv');
+    const [w, x, y, z] = child.orientation;
+    geometry.applyQuaternion(new THREE.Quaternion(x, y, z, w));
+    return geometry.translate(...child.position);
+  }));
 }
 
 // The box around every position a dynamic body takes and every static body that is not a plane.

@@ -1,0 +1,169 @@
+// The bundled demo scenes (demos/scenes) checked against what their physics says: the superball's
+// first bounce against the closed-form rough map, energy in the elastic scenes, the rough ball
+// kept between rough plates, the domino chain toppling, the box tower standing, and Tran & Leok
+// case III's first impact against the core's.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "run_output.h"
+
+#include <LinearMath/btVector3.h>
+
+namespace carom::cli {
+namespace {
+
+using test::CsvRow;
+using test::number;
+using test::readCsv;
+
+const std::string kScenes = std::string(CAROM_SCENES_DIR) + "/";
+
+btVector3 vectorOf(const CsvRow& row, const char* x, const char* y, const char* z) {
+  return {number(row, x), number(row, y), number(row, z)};
+}
+
+// The tilt (rad) of a body's z axis from the world's z axis, from a bodies.csv row's quaternion.
+double tilt(const CsvRow& row) {
+  const double qx = number(row, "qx"), qy = number(row, "qy");
+  return std::acos(std::clamp(1 - 2 * (qx * qx + qy * qy), -1.0, 1.0));
+}
+
+// The rows of the first and the last frame of bodies.csv, by body.
+std::vector<CsvRow> frameRows(const std::vector<CsvRow>& rows, const std::string& t) {
+  std::vector<CsvRow> frame;
+  for (const CsvRow& row : rows)
+    if (row.at("t") == t) frame.push_back(row);
+  return frame;
+}
+
+// Cox, Feres & Ward §3.1 (digest): a uniform solid ball (I = κ m R², κ = 2/5) on a fixed,
+// completely rough floor with normal n; the slip u = v + ω × (−R n) at the contact reverses:
+//   v⁺ = v⁻ − (2κ/(1+κ)) u_t,   ω⁺ = ω⁻ + (2/((1+κ)R)) n × u_t
+TEST(DemoScenes, SuperballsFirstBounceFollowsTheRoughMap) {
+  const double kappa = 0.4, radius = 0.1;
+  const btVector3 n(0, 0, 1), v(1, 0, 0), omega(0, -20, 0);  // superball.toml; flight keeps them
+  btVector3 u = v + omega.cross(-radius * n);
+  u -= u.dot(n) * n;
+  const btVector3 vAfter = v - (2 * kappa / (1 + kappa)) * u;
+  const btVector3 omegaAfter = omega + (2 / ((1 + kappa) * radius)) * n.cross(u);
+  ASSERT_NEAR(vAfter.x(), -5.0 / 7.0, 1e-15);  // the 1-D form's (3v − 4Rω)/7
+
+  // lcp: Bullet moves the ball and the impact is resolved at the end of the step in which it
+  // penetrates, so gravity and the penetration enter the map's input: a few per cent.
+  const std::pair<SolverKind, double> modes[] = {{SolverKind::variational, 1e-9},
+                                                 {SolverKind::lcp, 0.03}};
+  for (const auto& [mode, tolerance] : modes) {
+    const std::string out = test::runScene(kScenes + "superball.toml", mode, 0.6,
+                                           std::string("superball-") + toString(mode));
+    const std::vector<CsvRow> events = readCsv(out + "/events.csv");
+    ASSERT_FALSE(events.empty()) << toString(mode);
+    const double bounce = number(events.front(), "t");
+    for (const CsvRow& frame : readCsv(out + "/bodies.csv")) {
+      if (number(frame, "t") <= bounce + 0.01) continue;  // the first frame well after the bounce
+      const btVector3 vOut = vectorOf(frame, "vx", "vy", "vz");
+      const btVector3 omegaOut = vectorOf(frame, "wx", "wy", "wz");
+      EXPECT_NEAR(vOut.x(), vAfter.x(), tolerance * std::abs(vAfter.x())) << toString(mode);
+      EXPECT_NEAR(vOut.y(), 0, tolerance) << toString(mode);
+      EXPECT_NEAR(omegaOut.y(), omegaAfter.y(), tolerance * std::abs(omegaAfter.y()))
+          << toString(mode);
+      EXPECT_GT(omegaOut.y(), 0) << "the spin reverses, " << toString(mode);
+      break;
+    }
+  }
+}
+
+// Elastic impacts and a variational flow between them: the total energy stays at its start.
+TEST(DemoScenes, ElasticScenesKeepTheirEnergyInVariationalMode) {
+  const std::pair<const char*, double> scenes[] = {{"superball", 2.0},
+                                                   {"rough_plates", 10.0},
+                                                   {"tumbling_cube", 3.0},
+                                                   {"newtons_cradle_gapped", 0.5},
+                                                   {"tran_leok_3_ellipsoid_union", 20.0}};
+  for (const auto& [scene, duration] : scenes) {
+    const std::string out = test::runScene(kScenes + scene + ".toml", SolverKind::variational,
+                                           duration, std::string("energy-") + scene);
+    const double drift = test::relativeEnergyDrift(out + "/energy.csv");
+    std::cout << scene << ": relative energy drift " << drift << " over " << duration << " s\n";
+    EXPECT_LT(drift, 1e-9) << scene;
+  }
+}
+
+// Both plates fully rough: the horizontal velocity turns by 2β = 129.25° per round trip, so the
+// ball wanders a bounded distance (it would cross 6.7 m in the 10 s with smooth plates).
+TEST(DemoScenes, RoughBallStaysNearItsStartBetweenRoughPlates) {
+  const double radius = 0.1, ceiling = 1.0, start = 0.0;
+  for (SolverKind mode : {SolverKind::variational, SolverKind::lcp}) {
+    const std::string out = test::runScene(kScenes + "rough_plates.toml", mode, 10.0,
+                                           "plates-" + std::string(toString(mode)));
+    double farthest = 0;
+    for (const CsvRow& frame : readCsv(out + "/bodies.csv")) {
+      const btVector3 x = vectorOf(frame, "x", "y", "z");
+      EXPECT_GT(x.z(), radius - 1e-3) << toString(mode) << " t = " << frame.at("t");
+      EXPECT_LT(x.z(), ceiling - radius + 1e-3) << toString(mode) << " t = " << frame.at("t");
+      farthest = std::max(farthest, std::hypot(x.x() - start, x.y() - start));
+    }
+    std::cout << toString(mode) << ": farthest horizontal distance " << farthest << " m\n";
+    EXPECT_LT(farthest, 0.5) << toString(mode);
+  }
+}
+
+// The last frame of a domino run at 1.6 s: every domino has fallen past 60° (the last lies flat,
+// the others lean on their neighbour at about 80°) and none is sunk into the floor (a centre
+// below the half thickness, 5 mm, by more than 1 mm).
+void expectAllToppled(SolverKind mode) {
+  const std::string out = test::runScene(kScenes + "domino_chain.toml", mode, 1.6,
+                                         "dominoes-" + std::string(toString(mode)));
+  const std::vector<CsvRow> rows = readCsv(out + "/bodies.csv");
+  const std::vector<CsvRow> last = frameRows(rows, rows.back().at("t"));
+  ASSERT_EQ(last.size(), 12u);
+  for (const CsvRow& domino : last) {
+    EXPECT_GT(tilt(domino), 60 * M_PI / 180) << domino.at("body") << ", " << toString(mode);
+    EXPECT_GT(number(domino, "z"), 0.004) << domino.at("body") << ", " << toString(mode);
+  }
+}
+
+TEST(DemoScenes, DominoChainTopplesInLcpMode) {
+  expectAllToppled(SolverKind::lcp);
+}
+
+// Disabled for its time, not its result: the variational world takes about 40 s of a Release
+// build for these 1.6 s (reported: most of it once several dominoes lean on each other), more
+// than the whole rest of the suite. Run it with --gtest_also_run_disabled_tests.
+TEST(DemoScenes, DISABLED_DominoChainTopplesInVariationalMode) {
+  expectAllToppled(SolverKind::variational);
+}
+
+TEST(DemoScenes, BoxTowerStands) {
+  // Stock Bullet's tower slides by about 4 mm in 3 s; carom's modes hold it.
+  for (SolverKind mode : {SolverKind::variational, SolverKind::lcp}) {
+    const std::string out = test::runScene(kScenes + "box_tower.toml", mode, 3.0,
+                                           "tower-" + std::string(toString(mode)));
+    const std::vector<CsvRow> rows = readCsv(out + "/bodies.csv");
+    const std::vector<CsvRow> first = frameRows(rows, rows.front().at("t"));
+    const std::vector<CsvRow> last = frameRows(rows, rows.back().at("t"));
+    ASSERT_EQ(first.size(), 6u);
+    ASSERT_EQ(last.size(), 6u);
+    for (std::size_t i = 0; i < first.size(); ++i) {
+      const double drift =
+          (vectorOf(last[i], "x", "y", "z") - vectorOf(first[i], "x", "y", "z")).length();
+      EXPECT_LT(drift, 1e-3) << first[i].at("body") << ", " << toString(mode);
+    }
+  }
+}
+
+// The compound scene reproduces the core's case III: the same first impact instant (digest lgvci
+// §6.4, the core's regression value at h = 0.01).
+TEST(DemoScenes, TranLeokCaseIIIFirstImpactIsTheCores) {
+  const std::string out = test::runScene(kScenes + "tran_leok_3_ellipsoid_union.toml",
+                                         SolverKind::variational, 2.1, "tran-leok-3");
+  const std::vector<CsvRow> events = readCsv(out + "/events.csv");
+  ASSERT_FALSE(events.empty());
+  EXPECT_NEAR(number(events.front(), "t"), 2.009288622469, 1e-9);
+}
+
+}  // namespace
+}  // namespace carom::cli
