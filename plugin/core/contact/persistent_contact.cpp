@@ -1,6 +1,6 @@
 #include "carom/core/contact/persistent_contact.h"
 
-#include <Eigen/Cholesky>
+#include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
 #include <tuple>
@@ -75,7 +75,7 @@ struct SweepContact {
     tangents.col(1) = c.normal.cross(tangents.col(0));
     knn = c.normal.dot(K * c.normal);
     const Eigen::Matrix2d ktt = tangents.transpose() * K * tangents;
-    stick.compute(ktt);
+    stick = ktt.inverse();  // K_tt is positive definite: a contact has a body with mass
     const double half = 0.5 * (ktt(0, 0) + ktt(1, 1));
     largestTangential = half + std::hypot(0.5 * (ktt(0, 0) - ktt(1, 1)), ktt(0, 1));
   }
@@ -83,9 +83,9 @@ struct SweepContact {
   Vec3 leverA, leverB;
   Mat3 K;
   Eigen::Matrix<double, 3, 2> tangents;
-  double knn;                          // n·K n
-  Eigen::LDLT<Eigen::Matrix2d> stick;  // of K_tt, the tangential block
-  double largestTangential;            // K_tt's largest eigenvalue
+  double knn;                // n·K n
+  Eigen::Matrix2d stick;     // K_tt⁻¹, K_tt the tangential block
+  double largestTangential;  // K_tt's largest eigenvalue
 };
 
 Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& P0, const Vec3& n, double mu) {
@@ -97,7 +97,7 @@ Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& P0, const Vec
   const Vec3 u = u0 + K * (P - P0);
   const Eigen::Vector2d pt = tangents.transpose() * P, ut = tangents.transpose() * u;
   const double radius = mu * pn;
-  Eigen::Vector2d next = pt - s.stick.solve(ut);
+  Eigen::Vector2d next = pt - s.stick * ut;
   if (next.norm() > radius) {
     next = pt - ut / s.largestTangential;
     if (next.norm() > radius) next *= radius / next.norm();
