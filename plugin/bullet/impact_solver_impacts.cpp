@@ -7,23 +7,21 @@
 #include "carom/core/impact/law.h"
 #include "carom/core/routh/restitution.h"
 #include "carom/error.h"
+#include "disjoint_sets.h"
 #include "impact_solver_island.h"
 
 namespace carom::detail {
 namespace {
 
+// A contact that closes within the step and approaches faster than the resting threshold: in the
+// first round at the step's start (before the forces' kick), in later rounds now, after the
+// impacts of the rounds before have set it moving.
 bool isImpact(const Island& island, const IslandContact& contact,
-              const ImpactSolverSettings& settings) {
+              const ImpactSolverSettings& settings, bool firstRound) {
   const double un = normalVelocity(island, contact);
-  return contact.normalVelocityBeforeForces < -settings.restingThreshold && un < 0 &&
+  const double approach = firstRound ? contact.normalVelocityBeforeForces : un;
+  return approach < -settings.restingThreshold && un < 0 &&
          contact.distance + un * island.timeStep <= 0;
-}
-
-// Union–find over bodies: contacts that share a dynamic body are one simultaneous impact.
-int root(std::vector<int>& parent, int i) {
-  while (parent[i] != i)
-    i = parent[i] = parent[parent[i]];
-  return i;
 }
 
 ImpactEvent eventFor(const Island& island, const IslandContact& contact, double before,
@@ -175,27 +173,32 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
 
 std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
                                         const ImpactSolverSettings& settings) {
-  std::vector<int> parent(island.bodies.size());
-  std::iota(parent.begin(), parent.end(), 0);
-  std::vector<IslandContact*> impacts;
-  for (IslandContact& contact : island.contacts) {
-    if (!isImpact(island, contact, settings)) continue;
-    impacts.push_back(&contact);
-    if (island.bodies[contact.bodyA].dynamic && island.bodies[contact.bodyB].dynamic)
-      parent[root(parent, contact.bodyA)] = root(parent, contact.bodyB);
-  }
-  std::vector<std::vector<IslandContact*>> groups(island.bodies.size());
-  for (IslandContact* contact : impacts) {
-    const int body = island.bodies[contact->bodyA].dynamic ? contact->bodyA : contact->bodyB;
-    groups[root(parent, body)].push_back(contact);
-  }
+  // Rounds of impacts: a struck ball of a touching Newton's cradle strikes the next within the
+  // same step, which the contact LCP after this stage would otherwise stop plastically. Bounded by
+  // solver.maxEventsPerStep rounds; what still approaches then is left to the contact LCP.
   std::vector<ImpactEvent> events;
-  for (const std::vector<IslandContact*>& group : groups) {
-    if (group.empty()) continue;
-    std::vector<ImpactEvent> resolved = group.size() == 1
-                                            ? resolveSingle(island, *group[0])
-                                            : resolveSimultaneous(island, group, config);
-    events.insert(events.end(), resolved.begin(), resolved.end());
+  for (int round = 0; round < config.solver.maxEventsPerStep; ++round) {
+    DisjointSets joined(island.bodies.size());  // contacts sharing a dynamic body: one impact
+    std::vector<IslandContact*> impacts;
+    for (IslandContact& contact : island.contacts) {
+      if (!isImpact(island, contact, settings, round == 0)) continue;
+      impacts.push_back(&contact);
+      if (island.bodies[contact.bodyA].dynamic && island.bodies[contact.bodyB].dynamic)
+        joined.join(contact.bodyA, contact.bodyB);
+    }
+    if (impacts.empty()) break;
+    std::vector<std::vector<IslandContact*>> groups(island.bodies.size());
+    for (IslandContact* contact : impacts) {
+      const int body = island.bodies[contact->bodyA].dynamic ? contact->bodyA : contact->bodyB;
+      groups[joined.root(body)].push_back(contact);
+    }
+    for (const std::vector<IslandContact*>& group : groups) {
+      if (group.empty()) continue;
+      std::vector<ImpactEvent> resolved = group.size() == 1
+                                              ? resolveSingle(island, *group[0])
+                                              : resolveSimultaneous(island, group, config);
+      events.insert(events.end(), resolved.begin(), resolved.end());
+    }
   }
   return events;
 }
