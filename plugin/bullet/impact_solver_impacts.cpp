@@ -13,13 +13,14 @@
 namespace carom::detail {
 namespace {
 
-// A contact that closes within the step and approaches faster than the resting threshold: in the
-// first round at the step's start (before the forces' kick), in later rounds now, after the
-// impacts of the rounds before have set it moving.
+// A contact that closes within the step and approaches faster than the resting threshold, the
+// forces' half kick left out (it presses resting contacts together by g h/2, above the threshold):
+// the normal velocity at the step's start plus what the earlier rounds' impacts changed
+// (`afterKick`: the normal velocity once the kick was applied, before any impact).
 bool isImpact(const Island& island, const IslandContact& contact,
-              const ImpactSolverSettings& settings, bool firstRound) {
+              const ImpactSolverSettings& settings, double afterKick) {
   const double un = normalVelocity(island, contact);
-  const double approach = firstRound ? contact.normalVelocityBeforeForces : un;
+  const double approach = contact.normalVelocityBeforeForces + (un - afterKick);
   return approach < -settings.restingThreshold && un < 0 &&
          contact.distance + un * island.timeStep <= 0;
 }
@@ -177,11 +178,15 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
   // same step, which the contact LCP after this stage would otherwise stop plastically. Bounded by
   // solver.maxEventsPerStep rounds; what still approaches then is left to the contact LCP.
   std::vector<ImpactEvent> events;
+  std::vector<double> afterKick;
+  for (const IslandContact& contact : island.contacts)
+    afterKick.push_back(normalVelocity(island, contact));
   for (int round = 0; round < config.solver.maxEventsPerStep; ++round) {
     DisjointSets joined(island.bodies.size());  // contacts sharing a dynamic body: one impact
     std::vector<IslandContact*> impacts;
-    for (IslandContact& contact : island.contacts) {
-      if (!isImpact(island, contact, settings, round == 0)) continue;
+    for (std::size_t c = 0; c < island.contacts.size(); ++c) {
+      IslandContact& contact = island.contacts[c];
+      if (!isImpact(island, contact, settings, afterKick[c])) continue;
       impacts.push_back(&contact);
       if (island.bodies[contact.bodyA].dynamic && island.bodies[contact.bodyB].dynamic)
         joined.join(contact.bodyA, contact.bodyB);

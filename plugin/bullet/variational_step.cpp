@@ -106,7 +106,7 @@ void VariationalStep::runIsland(const Island& island, int id) {
   int impacts = 0;
   while (true) {
     const double remaining = 1.0 - elapsed;
-    flowTrial(island.bodies, remaining);
+    refreshTrials(island, remaining);
     const double alpha = earliestImpact(island, remaining);
     if (!(alpha < remaining)) break;  // free flight to the end of the step
     if (impacts >= m_world.getConfig().solver.maxEventsPerStep) {
@@ -119,7 +119,7 @@ void VariationalStep::runIsland(const Island& island, int id) {
           " s; its touching contacts were held as persistent ones for the rest of the step";
       holdRestingContacts(island, id, remaining, std::numeric_limits<double>::infinity(),
                           std::numeric_limits<double>::infinity());
-      flowTrial(island.bodies, remaining);
+      refreshTrials(island, remaining);
       break;
     }
     for (const int body : island.bodies)
@@ -152,6 +152,16 @@ void VariationalStep::flowTrial(const std::vector<int>& bodies, double fraction)
     m_trial[body] = flowBody(body, m_bodies[body].state, fraction);
 }
 
+void VariationalStep::refreshTrials(const Island& island, double remaining) {
+  for (const int body : island.bodies) {
+    if (!m_stale[body]) continue;
+    m_trial[body] = flowBody(body, m_bodies[body].state, remaining);
+    m_stale[body] = false;
+    for (const int p : m_pairsOf[body])
+      m_trialGapKnown[p] = false;
+  }
+}
+
 void VariationalStep::findCandidatePairs() {
   std::unordered_map<const btCollisionObject*, int> indexOf;
   for (std::size_t i = 0; i < m_bodies.size(); ++i) {
@@ -180,6 +190,16 @@ void VariationalStep::findCandidatePairs() {
     m_pairs.push_back(pair);
   }
   m_touched.assign(m_pairs.size(), false);
+  m_closing.assign(m_pairs.size(), false);
+  m_trialGap.assign(m_pairs.size(), 0.0);
+  m_trialGapKnown.assign(m_pairs.size(), false);
+  m_stale.assign(m_bodies.size(), false);
+  m_pairsOf.assign(m_bodies.size(), {});
+  for (std::size_t p = 0; p < m_pairs.size(); ++p) {
+    for (const int body : {m_pairs[p].bodyA, m_pairs[p].bodyB}) {
+      if (body != kFixed) m_pairsOf[body].push_back(static_cast<int>(p));
+    }
+  }
 }
 
 std::vector<Island> VariationalStep::findIslands() {
@@ -249,24 +269,34 @@ void VariationalStep::markTouching(int p, double distance, const std::vector<Pai
   m_touched[p] = m_touched[p] || vertices;
 }
 
-double VariationalStep::earliestImpact(const Island& island, double remaining) const {
+double VariationalStep::earliestImpact(const Island& island, double remaining) {
   double earliest = std::numeric_limits<double>::infinity();
+  bool overlapping = false;
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
     if (m_touched[p]) {
       earliest = std::min(earliest, earliestVertexImpact(p, remaining));
     }
-    const double phiTrial =
-        gapAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB)).distance + pair.slack;
-    if (phiTrial >= 0) continue;
+    // A pair's trial gap changes only when one of its bodies has been struck or held since it was
+    // computed (refreshTrials): the others' trial poses still hold.
+    if (!m_trialGapKnown[p]) {
+      m_trialGap[p] = gapAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB)).distance;
+      m_trialGapKnown[p] = true;
+    }
+    const double phiTrial = m_trialGap[p] + pair.slack;
+    m_closing[p] = phiTrial < 0;
+    if (!m_closing[p]) continue;
     const double phiNow = gapNow(pair).distance + pair.slack;
-    if (phiNow < 0) return 0;  // already closer than its slack: resolve now
+    if (phiNow < 0) {  // already closer than its slack: resolve now
+      overlapping = true;
+      continue;
+    }
     earliest = std::min(
         earliest, locateImpact(pair, phiNow, remaining, phiTrial, [&](const PairGeometry& g) {
           return gap(*g.shape[0], g.frame[0], *g.shape[1], g.frame[1]).distance + pair.slack;
         }));
   }
-  return earliest;
+  return overlapping ? 0 : earliest;
 }
 
 double VariationalStep::earliestVertexImpact(int p, double remaining) const {

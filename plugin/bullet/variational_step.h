@@ -93,6 +93,9 @@ class VariationalStep {
   // Stage 2: the listed bodies flowed over `fraction` of the step from their current states, into
   // m_trial.
   void flowTrial(const std::vector<int>& bodies, double fraction);
+  // The trial poses, over `remaining`, of the island's bodies struck or held since theirs was
+  // flowed (m_stale); an untouched body's trial still holds.
+  void refreshTrials(const Island& island, double remaining);
   core::BodyState flowBody(int index, const core::BodyState& from, double fraction) const;
   // Stage 3: pairs whose AABBs, swept from the start of the step to the trial poses, overlap; and
   // the islands they make.
@@ -105,6 +108,9 @@ class VariationalStep {
                           const core::BodyState* b) const;
   Gap gapAt(const CandidatePair& pair, const core::BodyState* a, const core::BodyState* b) const;
   Gap gapNow(const CandidatePair& pair) const;
+  // Whether pair p can touch now: it has touched in the step (a slack), or its trial poses
+  // penetrate. The others' gaps need no query.
+  bool mayTouch(int p) const { return m_pairs[p].slack > 0 || m_closing[p]; }
   const core::BodyState* currentOf(int index) const {
     return index == kFixed ? nullptr : &m_bodies[index].state;
   }
@@ -122,7 +128,9 @@ class VariationalStep {
   void markTouching(int p, double distance, const std::vector<PairContact>& touching, bool held);
   // Stage 4: the fraction of the step from now to the island's earliest impact within `remaining`
   // (the fraction left), or +∞ when its trial poses penetrate nowhere.
-  double earliestImpact(const Island& island, double remaining) const;
+  // Marks the pairs whose trial poses penetrate (m_closing), the only ones besides those touching
+  // since the step's start (slack > 0) that can be touching at the impact.
+  double earliestImpact(const Island& island, double remaining);
   // The earliest impact within `remaining` of a vertex of pair `p`, not touching now, after others
   // have touched in the step (a box resting or struck on an edge tipping onto its face, or
   // rocking back): the pair's gap stays at the touching contact's zero and cannot see it.
@@ -181,6 +189,11 @@ class VariationalStep {
   std::vector<CandidatePair> m_pairs;
   // Per pair: whether it has touched at vertices in this step (held, struck or grazed).
   std::vector<bool> m_touched;
+  std::vector<bool> m_closing;        // per pair: its trial poses penetrate (earliestImpact)
+  std::vector<double> m_trialGap;     // per pair: its gap at the trial poses (m)
+  std::vector<bool> m_trialGapKnown;  // per pair: m_trialGap is of the current trial poses
+  std::vector<bool> m_stale;          // per step body: struck or held since its trial was flowed
+  std::vector<std::vector<int>> m_pairsOf;  // per step body: its candidate pairs
   std::vector<HeldContact> m_held;
   StepDiagnostics m_diagnostics;
 };

@@ -91,6 +91,7 @@ core::impact::ContactBody VariationalStep::contactBodyOf(int index,
 void VariationalStep::applyVelocities(int index, const core::Vec3& v, const core::Vec3& omega) {
   if (index == kFixed) return;
   StepBody& body = m_bodies[index];
+  m_stale[index] = true;
   body.state.gamma = body.mass.mass() * v;
   body.state.Pi = body.mass.inertia() * (body.state.R.transpose() * omega);
 }

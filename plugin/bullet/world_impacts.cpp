@@ -55,6 +55,7 @@ bool VariationalStep::resolveImpact(const Island& island, double elapsed) {
   bool approaching = false;
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
+    if (!mayTouch(p)) continue;
     const double distance = gapNow(pair).distance;
     if (distance + pair.slack > kContactTolerance) continue;
     const std::vector<PairContact> touching = contactsNow(pair);

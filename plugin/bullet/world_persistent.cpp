@@ -33,6 +33,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   };
   for (const int p : island.pairs) {
     CandidatePair& pair = m_pairs[p];
+    if (!mayTouch(p)) continue;
     const double distance = gapNow(pair).distance;
     if (distance > kContactTolerance) continue;
     bool holdsPair = false;
@@ -113,6 +114,7 @@ void VariationalStep::applyHalf(const HeldContact& held) {
   const core::Vec3 half = 0.5 * held.contact.impulse;
   const auto kick = [&](int index, const core::Vec3& lever, double sign) {
     if (index == kFixed) return;
+    m_stale[index] = true;
     core::BodyState& state = m_bodies[index].state;
     state.gamma += sign * half;
     state.Pi += sign * state.R.transpose() * worldLever(held, index, lever).cross(half);
