@@ -84,7 +84,7 @@ StepDiagnostics VariationalStep::run() {
   m_trial.resize(m_bodies.size());
   flowTrial(all, 1.0);
   findCandidatePairs();
-  const std::vector<Island> islands = findIslands();
+  std::vector<Island> islands = findIslands();
   for (const int body : all) {  // a body in no pair flies free
     if (m_slot[body] < 0) m_bodies[body].state = m_trial[body];
   }
@@ -95,7 +95,7 @@ StepDiagnostics VariationalStep::run() {
   return m_diagnostics;
 }
 
-void VariationalStep::runIsland(const Island& island, int id) {
+void VariationalStep::runIsland(Island& island, int id) {
   // At the start of the step a contact that separates is left free, however slowly: held, the
   // half impulse would carry it up through the step as if supported, and the body would rise
   // (measured: 5e-5 m and 3e-4 J in a step for a box leaving the last step at 7 mm/s). It lands
@@ -106,7 +106,7 @@ void VariationalStep::runIsland(const Island& island, int id) {
   int impacts = 0;
   while (true) {
     const double remaining = 1.0 - elapsed;
-    refreshTrials(island, remaining);
+    findNewPartners(island, id, refreshTrials(island, remaining), elapsed);
     const double alpha = earliestImpact(island, remaining);
     if (!(alpha < remaining)) break;  // free flight to the end of the step
     if (impacts >= m_world.getConfig().solver.maxEventsPerStep) {
@@ -152,20 +152,22 @@ void VariationalStep::flowTrial(const std::vector<int>& bodies, double fraction)
     m_trial[body] = flowBody(body, m_bodies[body].state, fraction);
 }
 
-void VariationalStep::refreshTrials(const Island& island, double remaining) {
+std::vector<int> VariationalStep::refreshTrials(const Island& island, double remaining) {
+  std::vector<int> refreshed;
   for (const int body : island.bodies) {
     if (!m_stale[body]) continue;
     m_trial[body] = flowBody(body, m_bodies[body].state, remaining);
     m_stale[body] = false;
     for (const int p : m_pairsOf[body])
       m_trialGapKnown[p] = false;
+    refreshed.push_back(body);
   }
+  return refreshed;
 }
 
 void VariationalStep::findCandidatePairs() {
-  std::unordered_map<const btCollisionObject*, int> indexOf;
   for (std::size_t i = 0; i < m_bodies.size(); ++i) {
-    indexOf[m_bodies[i].rigidBody] = static_cast<int>(i);
+    m_indexOf[m_bodies[i].rigidBody] = static_cast<int>(i);
     // updateAabbs takes the union of the AABBs at the world and the interpolation transform
     // (digest §3.1): with the trial pose there, the AABB covers the whole step.
     m_bodies[i].rigidBody->setInterpolationWorldTransform(
@@ -173,33 +175,37 @@ void VariationalStep::findCandidatePairs() {
   }
   m_world.updateAabbs();
   m_world.computeOverlappingPairs();
-  btOverlappingPairCache* cache = m_world.getBroadphase()->getOverlappingPairCache();
-  btDispatcher* dispatcher = m_world.getDispatcher();
-  for (int i = 0; i < cache->getNumOverlappingPairs(); ++i) {
-    const btBroadphasePair& overlap = cache->getOverlappingPairArrayPtr()[i];
-    const auto* a = static_cast<const btCollisionObject*>(overlap.m_pProxy0->m_clientObject);
-    const auto* b = static_cast<const btCollisionObject*>(overlap.m_pProxy1->m_clientObject);
-    if (!dispatcher->needsResponse(a, b)) continue;
-    const auto foundA = indexOf.find(a);
-    const auto foundB = indexOf.find(b);
-    CandidatePair pair{a, b, foundA == indexOf.end() ? kFixed : foundA->second,
-                       foundB == indexOf.end() ? kFixed : foundB->second, 0.0};
-    if (pair.bodyA == kFixed && pair.bodyB == kFixed) continue;
-    const double start = gapNow(pair).distance;
-    if (start <= kContactTolerance) pair.slack = kContactTolerance + std::max(0.0, -start);
-    m_pairs.push_back(pair);
-  }
-  m_touched.assign(m_pairs.size(), false);
-  m_closing.assign(m_pairs.size(), false);
-  m_trialGap.assign(m_pairs.size(), 0.0);
-  m_trialGapKnown.assign(m_pairs.size(), false);
   m_stale.assign(m_bodies.size(), false);
   m_pairsOf.assign(m_bodies.size(), {});
-  for (std::size_t p = 0; p < m_pairs.size(); ++p) {
-    for (const int body : {m_pairs[p].bodyA, m_pairs[p].bodyB}) {
-      if (body != kFixed) m_pairsOf[body].push_back(static_cast<int>(p));
-    }
+  btOverlappingPairCache* cache = m_world.getBroadphase()->getOverlappingPairCache();
+  for (int i = 0; i < cache->getNumOverlappingPairs(); ++i) {
+    const btBroadphasePair& overlap = cache->getOverlappingPairArrayPtr()[i];
+    addPair(static_cast<const btCollisionObject*>(overlap.m_pProxy0->m_clientObject),
+            static_cast<const btCollisionObject*>(overlap.m_pProxy1->m_clientObject));
   }
+}
+
+int VariationalStep::stepIndexOf(const btCollisionObject* object) const {
+  const auto found = m_indexOf.find(object);
+  return found == m_indexOf.end() ? kFixed : found->second;
+}
+
+int VariationalStep::addPair(const btCollisionObject* a, const btCollisionObject* b) {
+  if (!m_world.getDispatcher()->needsResponse(a, b)) return -1;
+  CandidatePair pair{a, b, stepIndexOf(a), stepIndexOf(b), 0.0};
+  if (pair.bodyA == kFixed && pair.bodyB == kFixed) return -1;
+  const double start = gapNow(pair).distance;
+  if (start <= kContactTolerance) pair.slack = kContactTolerance + std::max(0.0, -start);
+  const int p = static_cast<int>(m_pairs.size());
+  m_pairs.push_back(pair);
+  m_touched.push_back(false);
+  m_closing.push_back(false);
+  m_trialGap.push_back(0.0);
+  m_trialGapKnown.push_back(false);
+  for (const int body : {pair.bodyA, pair.bodyB}) {
+    if (body != kFixed) m_pairsOf[body].push_back(p);
+  }
+  return p;
 }
 
 std::vector<Island> VariationalStep::findIslands() {
@@ -219,9 +225,11 @@ std::vector<Island> VariationalStep::findIslands() {
     islands[islandOf[r]].pairs.push_back(static_cast<int>(p));
   }
   m_slot.assign(m_bodies.size(), -1);
+  m_islandOf.assign(m_bodies.size(), -1);
   for (std::size_t i = 0; i < m_bodies.size(); ++i) {
     const int island = islandOf[joined.root(static_cast<int>(i))];
     if (island < 0) continue;  // in no pair
+    m_islandOf[i] = island;
     m_slot[i] = static_cast<int>(islands[island].bodies.size());
     islands[island].bodies.push_back(static_cast<int>(i));
   }

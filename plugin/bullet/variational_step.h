@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "carom/bullet/dynamics_world.h"
@@ -95,14 +96,22 @@ class VariationalStep {
   void flowTrial(const std::vector<int>& bodies, double fraction);
   // The trial poses, over `remaining`, of the island's bodies struck or held since theirs was
   // flowed (m_stale); an untouched body's trial still holds.
-  void refreshTrials(const Island& island, double remaining);
+  // Returns those bodies.
+  std::vector<int> refreshTrials(const Island& island, double remaining);
+  // Pairs an impact has made possible (world_pair_refresh.cpp): candidate pairs come from the
+  // bodies' free flight, and a struck body may now reach a body beyond its swept AABB.
+  void findNewPartners(Island& island, int id, const std::vector<int>& moved, double elapsed);
   core::BodyState flowBody(int index, const core::BodyState& from, double fraction) const;
   // Stage 3: pairs whose AABBs, swept from the start of the step to the trial poses, overlap; and
   // the islands they make.
   void findCandidatePairs();
-  std::vector<Island> findIslands();  // and m_slot
+  // A candidate pair of the two objects, unless they need no response or neither moves: its
+  // index, or −1.
+  int addPair(const btCollisionObject* a, const btCollisionObject* b);
+  int stepIndexOf(const btCollisionObject* object) const;  // kFixed for one that is not
+  std::vector<Island> findIslands();                       // and m_slot
   // Stages 4 and 5 for one island, from the start of the step to its end.
-  void runIsland(const Island& island, int id);
+  void runIsland(Island& island, int id);
   // The gap of a pair with its step bodies at the given states (nullptr: a fixed object).
   PairGeometry geometryAt(const CandidatePair& pair, const core::BodyState* a,
                           const core::BodyState* b) const;
@@ -185,7 +194,9 @@ class VariationalStep {
   double m_holdingReach = kContactTolerance;
   std::vector<core::BodyState> m_start;  // per step body: its state at the start of the step
   std::vector<core::BodyState> m_trial;  // per step body: its trial pose (stage 2)
-  std::vector<int> m_slot;               // per step body: its place in its island's body list
+  std::vector<int> m_slot;      // per step body: its place in its island's body list, or −1
+  std::vector<int> m_islandOf;  // per step body: its island, or −1
+  std::unordered_map<const btCollisionObject*, int> m_indexOf;  // step bodies by object
   std::vector<CandidatePair> m_pairs;
   // Per pair: whether it has touched at vertices in this step (held, struck or grazed).
   std::vector<bool> m_touched;

@@ -72,6 +72,50 @@ TEST(DynamicsWorldVariational, BallStrikingAWallFaceTouchesItAtOnePoint) {
   EXPECT_LT(ball->getAngularVelocity().length(), 1e-9);
 }
 
+// A ball at 20 m/s bounces off the floor into a ceiling 0.3 m above it within one step. The ceiling
+// lies beyond the ball's AABB swept over its free flight (down), so the pair comes from the
+// broadphase query made after the first impact: both impacts are in the first step, and the ball
+// never enters the ceiling (without that pair it would end the step 8 cm into it).
+TEST(DynamicsWorldVariational, ImpactFindsPartnersBeyondTheFreeFlightsAabb) {
+  test::Scene<DynamicsWorld> scene(variational());
+  scene.world().setGravity(btVector3(0, 0, 0));
+  btRigidBody* floor = scene.addGround();
+  btRigidBody* ceiling = scene.add(new btBoxShape(btVector3(1, 0.1, 1)), 0, btVector3(0, 0.5, 0));
+  btRigidBody* ball =
+      scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 0.15, 0), btVector3(0, -20, 0));
+  for (btRigidBody* body : {floor, ceiling, ball})
+    scene.world().setMaterial(body, "test");
+  scene.world().stepSimulation(kH, 1, kH);
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_NEAR(events[0].time, 0.05 / 20, 1e-9);             // the floor
+  EXPECT_NEAR(events[1].time, 0.05 / 20 + 0.2 / 20, 1e-9);  // the ceiling, 0.2 m on
+  EXPECT_NEAR(ball->getLinearVelocity().y(), -20.0, 1e-9);
+  EXPECT_LE(ball->getCenterOfMassPosition().y(), 0.3 + 1e-9);
+}
+
+// The same with a ball at rest in the ceiling's place: it flies free, in no island, until the
+// struck ball's new AABB reaches it; then it joins the island at the first impact's instant and is
+// struck in the same step (equal elastic balls exchange their velocities).
+TEST(DynamicsWorldVariational, ImpactBringsAFreeBodyIntoItsIsland) {
+  test::Scene<DynamicsWorld> scene(variational());
+  scene.world().setGravity(btVector3(0, 0, 0));
+  btRigidBody* floor = scene.addGround();
+  btRigidBody* ball =
+      scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 0.15, 0), btVector3(0, -20, 0));
+  btRigidBody* other = scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 0.4, 0));
+  for (btRigidBody* body : {floor, ball, other})
+    scene.world().setMaterial(body, "test");
+  scene.world().stepSimulation(kH, 1, kH);
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_NEAR(events[1].time, 0.05 / 20 + 0.1 / 20, 1e-9);
+  EXPECT_NEAR(ball->getLinearVelocity().y(), 0.0, 1e-9);
+  EXPECT_NEAR(other->getLinearVelocity().y(), 20.0, 1e-9);
+  EXPECT_NEAR(ball->getCenterOfMassPosition().y(), 0.2, 1e-9);
+  EXPECT_NEAR(other->getCenterOfMassPosition().y(), 0.4 + 20 * (kH - 0.0075), 1e-9);
+}
+
 void expectGeometricRebounds(ImpactLawKind law) {
   const double e = 0.5;
   test::Scene<DynamicsWorld> scene(variational(law, e));

@@ -1,0 +1,81 @@
+// Candidate pairs found during the step. Stage 3 pairs the bodies whose AABBs, swept over their
+// free flight and widened by Bullet's contact margin, overlap; an impact can send a body beyond
+// that, and without a pair it would go into whatever it meets there until the next step. After
+// an impact the struck bodies' AABBs, swept from now to their new trial poses, are tested against
+// the broadphase: a partner that is fixed or in the same island gets a pair at once, a body that
+// flies free joins the island (brought to the island's instant along its free flight). A body of
+// another island keeps to its own time; that pair waits for the next step.
+#include <BulletCollision/BroadphaseCollision/btBroadphaseInterface.h>
+#include <BulletCollision/NarrowPhaseCollision/btPersistentManifold.h>
+
+#include <algorithm>
+
+#include "bt_eigen.h"
+#include "variational_step.h"
+
+namespace carom {
+namespace {
+
+// The world AABB of `object`'s shape at the two poses, widened by the contact margin.
+void sweptAabb(const btCollisionObject& object, const btTransform& from, const btTransform& to,
+               btVector3& min, btVector3& max) {
+  btVector3 min2, max2;
+  object.getCollisionShape()->getAabb(from, min, max);
+  object.getCollisionShape()->getAabb(to, min2, max2);
+  const btVector3 margin(gContactBreakingThreshold, gContactBreakingThreshold,
+                         gContactBreakingThreshold);
+  min.setMin(min2);
+  max.setMax(max2);
+  min -= margin;
+  max += margin;
+}
+
+struct Overlaps : btBroadphaseAabbCallback {
+  bool process(const btBroadphaseProxy* proxy) override {
+    found.push_back(const_cast<btBroadphaseProxy*>(proxy));
+    return true;
+  }
+  std::vector<btBroadphaseProxy*> found;
+};
+
+}  // namespace
+
+void VariationalStep::findNewPartners(Island& island, int id, const std::vector<int>& moved,
+                                      double elapsed) {
+  using detail::toBt;
+  btBroadphaseInterface* broadphase = m_world.getBroadphase();
+  for (const int body : moved) {
+    btRigidBody* object = m_bodies[body].rigidBody;
+    btVector3 min, max;
+    sweptAabb(*object, btTransform(toBt(m_bodies[body].state.R), toBt(m_bodies[body].state.x)),
+              btTransform(toBt(m_trial[body].R), toBt(m_trial[body].x)), min, max);
+    Overlaps overlaps;
+    broadphase->aabbTest(min, max, overlaps);
+    for (btBroadphaseProxy* proxy : overlaps.found) {
+      const auto* other = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+      if (other == object) continue;
+      if (!broadphase->getOverlappingPairCache()->needsBroadphaseCollision(
+              object->getBroadphaseHandle(), proxy)) {
+        continue;
+      }
+      const int partner = stepIndexOf(other);
+      const std::vector<int>& known = m_pairsOf[body];
+      const bool paired = std::any_of(known.begin(), known.end(), [&](int p) {
+        return m_pairs[p].a == other || m_pairs[p].b == other;
+      });
+      if (paired) continue;
+      if (partner != kFixed && m_islandOf[partner] != id) {
+        if (m_islandOf[partner] >= 0) continue;  // another island's: the next step's
+        // Free flight so far: at the island's instant now, and one of its bodies from here.
+        m_bodies[partner].state = flowBody(partner, m_start[partner], elapsed);
+        m_islandOf[partner] = id;
+        m_slot[partner] = static_cast<int>(island.bodies.size());
+        island.bodies.push_back(partner);
+      }
+      const int p = addPair(object, other);
+      if (p >= 0) island.pairs.push_back(p);
+    }
+  }
+}
+
+}  // namespace carom
