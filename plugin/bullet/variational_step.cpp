@@ -107,7 +107,7 @@ void VariationalStep::runIsland(Island& island, int id) {
   while (true) {
     const double remaining = 1.0 - elapsed;
     findNewPartners(island, id, refreshTrials(island, remaining), elapsed);
-    const double alpha = earliestImpact(island, remaining);
+    const double alpha = earliestImpact(island, elapsed);
     if (!(alpha < remaining)) break;  // free flight to the end of the step
     if (impacts >= m_world.getConfig().solver.maxEventsPerStep) {
       // The Zeno guard: every touching contact of the island is held for the rest of the step,
@@ -129,6 +129,9 @@ void VariationalStep::runIsland(Island& island, int id) {
     // bounces inside the step: its contacts are held for the rest of the step instead.
     if (resolveImpact(island, elapsed))
       holdRestingContacts(island, id, 1.0 - elapsed, m_restingSpeed, m_restingSpeed);
+    for (const int p : island.pairs) {  // instants that have come are found again from here
+      if (m_impactAt[p] <= elapsed) m_impactKnown[p] = false;
+    }
     ++impacts;
     ++m_diagnostics.impacts;
   }
@@ -202,6 +205,8 @@ int VariationalStep::addPair(const btCollisionObject* a, const btCollisionObject
   m_closing.push_back(false);
   m_trialGap.push_back(0.0);
   m_trialGapKnown.push_back(false);
+  m_impactAt.push_back(0.0);
+  m_impactKnown.push_back(false);
   for (const int body : {pair.bodyA, pair.bodyB}) {
     if (body != kFixed) m_pairsOf[body].push_back(p);
   }
@@ -275,36 +280,43 @@ void VariationalStep::markTouching(int p, double distance, const std::vector<Pai
                   [](const PairContact& contact) { return contact.feature >= 0; });
   if (held || vertices) m_pairs[p].slack = kContactTolerance + std::max(0.0, -distance);
   m_touched[p] = m_touched[p] || vertices;
+  m_impactKnown[p] = false;
 }
 
-double VariationalStep::earliestImpact(const Island& island, double remaining) {
+double VariationalStep::earliestImpact(const Island& island, double elapsed) {
+  const double remaining = 1.0 - elapsed;
   double earliest = std::numeric_limits<double>::infinity();
-  bool overlapping = false;
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
-    if (m_touched[p]) {
-      earliest = std::min(earliest, earliestVertexImpact(p, remaining));
-    }
-    // A pair's trial gap changes only when one of its bodies has been struck or held since it was
-    // computed (refreshTrials): the others' trial poses still hold.
+    // A vertex's impact depends on which vertices touch now, which changes as the step goes on:
+    // found afresh each time.
+    if (m_touched[p]) earliest = std::min(earliest, earliestVertexImpact(p, remaining));
+    // A pair's trial gap and impact instant change only when one of its bodies has been struck or
+    // held since they were found (refreshTrials), or the pair has touched (markTouching), or the
+    // instant has come (runIsland): the others' still hold.
     if (!m_trialGapKnown[p]) {
       m_trialGap[p] = gapAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB)).distance;
       m_trialGapKnown[p] = true;
+      m_impactKnown[p] = false;
     }
     const double phiTrial = m_trialGap[p] + pair.slack;
     m_closing[p] = phiTrial < 0;
-    if (!m_closing[p]) continue;
-    const double phiNow = gapNow(pair).distance + pair.slack;
-    if (phiNow < 0) {  // already closer than its slack: resolve now
-      overlapping = true;
-      continue;
-    }
-    earliest = std::min(
-        earliest, locateImpact(pair, phiNow, remaining, phiTrial, [&](const PairGeometry& g) {
+    if (!m_impactKnown[p]) {
+      double alpha = std::numeric_limits<double>::infinity();
+      if (m_closing[p]) {
+        const double phiNow = gapNow(pair).distance + pair.slack;
+        const auto phiOf = [&](const PairGeometry& g) {
           return gap(*g.shape[0], g.frame[0], *g.shape[1], g.frame[1]).distance + pair.slack;
-        }));
+        };
+        // Already closer than its slack: resolved now.
+        alpha = phiNow < 0 ? 0.0 : locateImpact(pair, phiNow, remaining, phiTrial, phiOf);
+      }
+      m_impactAt[p] = elapsed + alpha;
+      m_impactKnown[p] = true;
+    }
+    earliest = std::min(earliest, std::max(0.0, m_impactAt[p] - elapsed));
   }
-  return overlapping ? 0 : earliest;
+  return earliest;
 }
 
 double VariationalStep::earliestVertexImpact(int p, double remaining) const {

@@ -135,11 +135,11 @@ class VariationalStep {
   // before its gap sees an impact (its contacts sit at zero gap), and the impacts of a polyhedron's
   // vertices are located on their own gaps for the rest of the step.
   void markTouching(int p, double distance, const std::vector<PairContact>& touching, bool held);
-  // Stage 4: the fraction of the step from now to the island's earliest impact within `remaining`
-  // (the fraction left), or +∞ when its trial poses penetrate nowhere.
-  // Marks the pairs whose trial poses penetrate (m_closing), the only ones besides those touching
-  // since the step's start (slack > 0) that can be touching at the impact.
-  double earliestImpact(const Island& island, double remaining);
+  // Stage 4: the fraction of the step from now (`elapsed` of it taken) to the island's earliest
+  // impact, or +∞ when its trial poses penetrate nowhere. Marks the pairs whose trial poses
+  // penetrate (m_closing), the only ones besides those touching since the step's start
+  // (slack > 0) that can be touching at the impact.
+  double earliestImpact(const Island& island, double elapsed);
   // The earliest impact within `remaining` of a vertex of pair `p`, not touching now, after others
   // have touched in the step (a box resting or struck on an edge tipping onto its face, or
   // rocking back): the pair's gap stays at the touching contact's zero and cannot see it.
@@ -203,6 +203,8 @@ class VariationalStep {
   std::vector<bool> m_closing;        // per pair: its trial poses penetrate (earliestImpact)
   std::vector<double> m_trialGap;     // per pair: its gap at the trial poses (m)
   std::vector<bool> m_trialGapKnown;  // per pair: m_trialGap is of the current trial poses
+  std::vector<double> m_impactAt;     // per pair: its next impact (fraction of the step), or ∞
+  std::vector<bool> m_impactKnown;    // per pair: m_impactAt is of the current trial poses
   std::vector<bool> m_stale;          // per step body: struck or held since its trial was flowed
   std::vector<std::vector<int>> m_pairsOf;  // per step body: its candidate pairs
   std::vector<HeldContact> m_held;
