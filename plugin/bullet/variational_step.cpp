@@ -161,8 +161,10 @@ std::vector<int> VariationalStep::refreshTrials(const Island& island, double rem
     if (!m_stale[body]) continue;
     m_trial[body] = flowBody(body, m_bodies[body].state, remaining);
     m_stale[body] = false;
-    for (const int p : m_pairsOf[body])
+    for (const int p : m_pairsOf[body]) {
       m_trialGapKnown[p] = false;
+      m_vertexTrialGaps[p].clear();
+    }
     refreshed.push_back(body);
   }
   return refreshed;
@@ -207,6 +209,7 @@ int VariationalStep::addPair(const btCollisionObject* a, const btCollisionObject
   m_trialGapKnown.push_back(false);
   m_impactAt.push_back(0.0);
   m_impactKnown.push_back(false);
+  m_vertexTrialGaps.emplace_back();
   for (const int body : {pair.bodyA, pair.bodyB}) {
     if (body != kFixed) m_pairsOf[body].push_back(p);
   }
@@ -319,17 +322,27 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
   return earliest;
 }
 
-double VariationalStep::earliestVertexImpact(int p, double remaining) const {
+double VariationalStep::earliestVertexImpact(int p, double remaining) {
   const CandidatePair& pair = m_pairs[p];
   const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
-  const PairGeometry trial = geometryAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB));
+  // The vertices' gaps at the trial poses hold as long as the pair's trial gap (refreshTrials).
+  std::vector<double>& trialGaps = m_vertexTrialGaps[p];
+  if (trialGaps.empty()) {
+    const PairGeometry trial = geometryAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB));
+    for (int side = 0; side < 2; ++side) {
+      const btPolyhedralConvexShape* polyhedron = polyhedronOf(trial.shape[side]);
+      for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i)
+        trialGaps.push_back(vertexGap(trial, side, i));
+    }
+  }
   double earliest = std::numeric_limits<double>::infinity();
+  std::size_t next = 0;  // the vertex's place in trialGaps
   for (int side = 0; side < 2; ++side) {
     const btPolyhedralConvexShape* polyhedron = polyhedronOf(now.shape[side]);
     for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
       // Located half the contact tolerance inside touching (vertexGap ≤ 0), where contactsNow
       // lists the vertex; a vertex touching now has been held, struck or grazed just now.
-      const double phiTrial = vertexGap(trial, side, i) + 0.5 * kContactTolerance;
+      const double phiTrial = trialGaps[next++] + 0.5 * kContactTolerance;
       if (phiTrial >= 0) continue;
       const double gapNow = vertexGap(now, side, i);
       if (gapNow <= 0) continue;

@@ -143,7 +143,7 @@ class VariationalStep {
   // The earliest impact within `remaining` of a vertex of pair `p`, not touching now, after others
   // have touched in the step (a box resting or struck on an edge tipping onto its face, or
   // rocking back): the pair's gap stays at the touching contact's zero and cannot see it.
-  double earliestVertexImpact(int p, double remaining) const;
+  double earliestVertexImpact(int p, double remaining);
   // The root of φ (of the pair's geometry at a probe), from φ = phiNow now to phiTrial < 0 at
   // `remaining`; each probe flows the pair's bodies from the current instant.
   double locateImpact(const CandidatePair& pair, double phiNow, double remaining, double phiTrial,
@@ -205,7 +205,9 @@ class VariationalStep {
   std::vector<bool> m_trialGapKnown;  // per pair: m_trialGap is of the current trial poses
   std::vector<double> m_impactAt;     // per pair: its next impact (fraction of the step), or ∞
   std::vector<bool> m_impactKnown;    // per pair: m_impactAt is of the current trial poses
-  std::vector<bool> m_stale;          // per step body: struck or held since its trial was flowed
+  // Per pair: its vertices' vertexGap at the trial poses (A's, then B's), empty when not known.
+  std::vector<std::vector<double>> m_vertexTrialGaps;
+  std::vector<bool> m_stale;  // per step body: struck or held since its trial was flowed
   std::vector<std::vector<int>> m_pairsOf;  // per step body: its candidate pairs
   std::vector<HeldContact> m_held;
   StepDiagnostics m_diagnostics;
