@@ -1,15 +1,17 @@
 // The variational step of carom::DynamicsWorld, stage by stage (ARCHITECTURE.md "One step"):
 //   1 readBodies               active dynamic bodies → double-precision (x, R, γ, Π)
-//   2 flowAll                  LGVI flow F̃[h] of every body (Tran & Leok (5.9))
-//   3 findCandidatePairs       Bullet's broadphase with AABBs swept to the trial poses
-//   5 holdRestingContacts      resting/sliding contacts: velocity-level LCP, applied as two half
-//                              impulses around the flow (kick–flow–kick keeps a resting body
-//                              still); at the start of the step, and after a landing inside it
-//   4 impact loop              earliest impact on the signed gap (core::locateRoot, each probe an
-//                              LGVI sub-step plus a gap query), all bodies advanced to it, the
-//                              contacts resolved, repeated for the rest of the step (Tran & Leok
-//                              Algorithm 5.2, generalised to many bodies), at most
-//                              solver.maxEventsPerStep times
+//   2 flowTrial                LGVI flow F̃[h] of every body (Tran & Leok (5.9)): trial poses
+//   3 findCandidatePairs       Bullet's broadphase with AABBs swept to the trial poses; the pairs
+//                              join the bodies into islands (findIslands), each run on its own:
+//   5 holdRestingContacts      resting/sliding contacts: velocity-level LCP, half its impulse
+//                              before the flow and a plastic stop at the end (kick–flow–kick keeps
+//                              a resting body still); at the start of the step, after a landing
+//   4 impact loop              earliest impact on the signed gaps of pairs and of touching
+//                              polyhedra's vertices (core::locateRoot, each probe an LGVI sub-step
+//                              plus a gap query), the island advanced to it, the contacts resolved,
+//                              new partners of the struck bodies paired (world_pair_refresh.cpp),
+//                              repeated for the rest of the step (Tran & Leok Algorithm 5.2,
+//                              generalised to many bodies), at most solver.maxEventsPerStep times
 //   6 writeBodies              poses and velocities back to Bullet
 #include "variational_step.h"
 
@@ -101,7 +103,7 @@ void VariationalStep::runIsland(Island& island, int id) {
   // (measured: 5e-5 m and 3e-4 J in a step for a box leaving the last step at 7 mm/s). It lands
   // within the step if it must. Inside the step a held body separates at up to a h/2 from the
   // half impulse, and its contacts stay held.
-  holdRestingContacts(island, id, 1.0, m_restingSpeed, kContactTolerance / m_timeStep);
+  holdRestingContacts(island, id, 1.0, Hold::kStartOfStep);
   double elapsed = 0;  // α_Σ: the fraction of the step already taken
   int impacts = 0;
   while (true) {
@@ -117,8 +119,7 @@ void VariationalStep::runIsland(Island& island, int id) {
           "solver.maxEventsPerStep (" + std::to_string(impacts) +
           ") impacts in an island in the step at t = " + std::to_string(m_world.m_simulatedTime) +
           " s; its touching contacts were held as persistent ones for the rest of the step";
-      holdRestingContacts(island, id, remaining, std::numeric_limits<double>::infinity(),
-                          std::numeric_limits<double>::infinity());
+      holdRestingContacts(island, id, remaining, Hold::kEverything);
       refreshTrials(island, remaining);
       break;
     }
@@ -128,7 +129,7 @@ void VariationalStep::runIsland(Island& island, int id) {
     // A landing below the resting speed would otherwise start a Zeno sequence of ever smaller
     // bounces inside the step: its contacts are held for the rest of the step instead.
     if (resolveImpact(island, elapsed))
-      holdRestingContacts(island, id, 1.0 - elapsed, m_restingSpeed, m_restingSpeed);
+      holdRestingContacts(island, id, 1.0 - elapsed, Hold::kLanding);
     for (const int p : island.pairs) {  // instants that have come are found again from here
       if (m_impactAt[p] <= elapsed) m_impactKnown[p] = false;
     }

@@ -149,21 +149,27 @@ class VariationalStep {
   double locateImpact(const CandidatePair& pair, double phiNow, double remaining, double phiTrial,
                       const std::function<double(const PairGeometry&)>& phiOf) const;
   // Resolves the impact at the current instant: the island's touching contacts that approach
-  // faster than m_restingSpeed, and records its events. The slower ones are persistent contacts'
-  // business. Returns true, changing nothing, for a landing: contacts approach, none faster than
-  // m_restingSpeed.
+  // faster than their resting speed, and records its events. The slower ones are persistent
+  // contacts' business. Returns true, changing nothing, for a landing: contacts approach, none
+  // faster than the resting speed.
   bool resolveImpact(const Island& island, double elapsed);
   // One contact by its pair's impact law; several by the simultaneous model. `event` carries the
   // instant and the contact count; the rest is filled in per contact.
   void resolveOne(const PairContact& contact, const core::impact::Contact& c, ImpactEvent event);
   void resolveSimultaneous(const std::vector<PairContact>& contacts,
                            const std::vector<core::impact::Contact>& geometry, ImpactEvent event);
-  // Stage 5: the island's contacts touching now that approach at most at `restingSpeed` or
-  // separate at most at `separatingSpeed` become persistent for the rest of the step (`remaining`,
-  // a fraction of it): a plastic LCP stops what approaches, then the LCP against the loads gives an
-  // impulse applied half now (applyHalf) and half at the end of the step (stopHeldContacts).
-  void holdRestingContacts(const Island& island, int id, double remaining, double restingSpeed,
-                           double separatingSpeed);
+  // Stage 5: the island's contacts touching now that approach at most at the resting speed
+  // (restingSpeedOf) become persistent for the rest of the step (`remaining`, a fraction of it):
+  // a plastic LCP stops what approaches, then the LCP against the loads gives an impulse applied
+  // half now (applyHalf) and half at the end of the step (stopHeldContacts). At the start of the
+  // step a contact that separates is left free; on a landing inside the step one that separates at
+  // up to a h/2 (the half impulse's doing) stays held; the Zeno guard holds every touching contact.
+  enum class Hold { kStartOfStep, kLanding, kEverything };
+  void holdRestingContacts(const Island& island, int id, double remaining, Hold mode);
+  // The normal speed up to which a pair's contact is resting (m/s): kRestingSpeed plus what the
+  // loads add in one step where the material loses energy; kRestingSpeed for an elastic pair,
+  // whose slow bounces must stay bounces (there is no Zeno sequence to cut short).
+  double restingSpeedOf(const CandidatePair& pair) const;
   // Keeps the held impulses for the next step's warm start and ends every island's held contacts.
   void applyPersistentEnd(const std::vector<Island>& islands);
   void stopHeldContacts(const Island& island, int id);

@@ -71,7 +71,7 @@ bool VariationalStep::resolveImpact(const Island& island, double elapsed) {
       // A contact approaching at most at the resting speed is a persistent one (stage 5), held or
       // to be held: it takes no part in the impact, which would otherwise spread over every resting
       // contact of a pile that gravity presses together within the step.
-      if (approach > m_restingSpeed) {
+      if (approach > restingSpeedOf(pair)) {
         contacts.push_back(contact);
         geometry.push_back(c);
       }

@@ -8,6 +8,7 @@
 // nor sinks, and a sliding one loses μ g h of speed per step.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "bt_eigen.h"
 #include "persistent_settings.h"
@@ -18,8 +19,12 @@ namespace carom {
 using detail::toBt;
 using detail::toEigen;
 
+double VariationalStep::restingSpeedOf(const CandidatePair& pair) const {
+  return materialOf(pair.a, pair.b).restitution < 1 ? m_restingSpeed : kRestingSpeed;
+}
+
 void VariationalStep::holdRestingContacts(const Island& island, int id, double remaining,
-                                          double restingSpeed, double separatingSpeed) {
+                                          Hold mode) {
   // LCP bodies: the island's bodies (at their m_slot), then the fixed objects the contacts touch.
   std::vector<core::impact::ContactBody> bodies;
   for (const int body : island.bodies)
@@ -37,6 +42,11 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const double distance = gapNow(pair).distance;
     if (distance > kContactTolerance) continue;
     bool holdsPair = false;
+    constexpr double kAll = std::numeric_limits<double>::infinity();
+    const double restingSpeed = mode == Hold::kEverything ? kAll : restingSpeedOf(pair);
+    const double separatingSpeed = mode == Hold::kEverything ? kAll
+                                   : mode == Hold::kLanding  ? m_restingSpeed
+                                                             : kContactTolerance / m_timeStep;
     const std::vector<PairContact> touching = contactsNow(pair, m_holdingReach);
     for (const PairContact& contact : touching) {
       const core::impact::Contact c{contactBodyOf(pair.bodyA, pair.a),
