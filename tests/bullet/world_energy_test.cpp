@@ -62,28 +62,30 @@ void expectNoEnergyGain(ImpactLawKind law, bool frictional, unsigned firstSeed, 
   }
 }
 
-// Sixty scenes per law. Cubes in them used to chatter on their corners: struck on one corner while
-// another approached (the pair's gap hid the second), or rocking at rest from corner to corner
-// (corners a few micrometres off the ground left free), until solver.maxEventsPerStep ended the
-// step and they sank 1 cm and gained up to 1.5e-2 J per step; or, having left a step moving up,
-// carried up through the next by a half impulse as if supported (seeds 12 and 17, 5e-4 J).
+// Sixty scenes per law. Cubes in them used to chatter on their corners: struck on one corner
+// while another approached (the pair's gap hid the second), or rocking at rest from corner to
+// corner (corners a few micrometres off the ground left free), until solver.maxEventsPerStep ended
+// the step and they sank 1 cm and gained up to 1.5e-2 J per step; or, having left a step moving up,
+// carried up through the next by a half impulse as if supported (5e-4 J).
 TEST(DynamicsWorldEnergy, NeverIncreasesWithStrongeRestitutionAndFriction) {
-  expectNoEnergyGain(ImpactLawKind::kStronge, true, 1, 5);
-  expectNoEnergyGain(ImpactLawKind::kStronge, true, 7, 60);
+  expectNoEnergyGain(ImpactLawKind::kStronge, true, 1, 60);
 }
 
 // Newton's restitution with friction can gain energy (Kane & Levinson; classical.h, reproduced
-// in classical_test.cpp), so only its frictionless form is held to this.
+// in classical_test.cpp), so only its frictionless form is held to this. It holds for all 200
+// seeds (measured).
 TEST(DynamicsWorldEnergy, NeverIncreasesWithFrictionlessNewtonRestitution) {
   expectNoEnergyGain(ImpactLawKind::kNewton, false, 1, 60);
 }
 
-// Known failure, seed 6 (measured 2.8e-4 J in one step): a cube rocking on an edge is caught by the
-// hold on its far corner, which hovers within the step's excursion (0.5 mm) above the ground; the
-// plastic stop there sends the cube's centre up at 7 mm/s, the half impulse of the hold carries it
-// up through the step as if supported, and it ends the step at rest 5.5e-5 m higher.
-TEST(DynamicsWorldEnergy, DISABLED_NeverIncreasesForARockingCubeCaughtOnAHoveringCorner) {
-  expectNoEnergyGain(ImpactLawKind::kStronge, true, 6, 6);
+// Known failures: of seeds 1–200 with Stronge's law and friction these five gain energy (measured:
+// 5.1e-4, 8.4e-4, 8.7e-4, 3.8e-3 and 2.0e-6 J in a step). In seed 105 a cube stacked on another
+// beside a ball never comes to rest: each step starts with the stack moving by a few cm/s and ends
+// it at rest, and the potential energy passes between the bodies with gains of 1e-3 J (a chattering
+// stack; the energy guard then removes up to 5e-3 J of kinetic energy a step).
+TEST(DynamicsWorldEnergy, DISABLED_NeverIncreasesInAChatteringStack) {
+  for (unsigned seed : {75u, 91u, 94u, 105u, 180u})
+    expectNoEnergyGain(ImpactLawKind::kStronge, true, seed, seed);
 }
 
 // A ball rolling without slip on the ground keeps its speed and energy. Its contact point moves
