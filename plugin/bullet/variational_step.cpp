@@ -131,7 +131,8 @@ void VariationalStep::runIsland(Island& island, int id) {
     if (resolveImpact(island, elapsed))
       holdRestingContacts(island, id, 1.0 - elapsed, Hold::kLanding);
     for (const int p : island.pairs) {  // instants that have come are found again from here
-      if (m_impactAt[p] <= elapsed) m_impactKnown[p] = false;
+      std::optional<double>& impactAt = m_tracks[p].impactAt;
+      if (impactAt && *impactAt <= elapsed) impactAt.reset();
     }
     ++impacts;
     ++m_diagnostics.impacts;
@@ -163,8 +164,10 @@ std::vector<int> VariationalStep::refreshTrials(const Island& island, double rem
     m_trial[body] = flowBody(body, m_bodies[body].state, remaining);
     m_stale[body] = false;
     for (const int p : m_pairsOf[body]) {
-      m_trialGapKnown[p] = false;
-      m_vertexTrialGaps[p].clear();
+      PairTrack& track = m_tracks[p];
+      track.trialGap.reset();
+      track.vertexTrialGaps.clear();
+      track.impactAt.reset();
     }
     refreshed.push_back(body);
   }
@@ -204,13 +207,7 @@ int VariationalStep::addPair(const btCollisionObject* a, const btCollisionObject
   if (start <= kContactTolerance) pair.slack = kContactTolerance + std::max(0.0, -start);
   const int p = static_cast<int>(m_pairs.size());
   m_pairs.push_back(pair);
-  m_touched.push_back(false);
-  m_closing.push_back(false);
-  m_trialGap.push_back(0.0);
-  m_trialGapKnown.push_back(false);
-  m_impactAt.push_back(0.0);
-  m_impactKnown.push_back(false);
-  m_vertexTrialGaps.emplace_back();
+  m_tracks.emplace_back();
   for (const int body : {pair.bodyA, pair.bodyB}) {
     if (body != kFixed) m_pairsOf[body].push_back(p);
   }
@@ -253,8 +250,7 @@ PairGeometry VariationalStep::geometryAt(const CandidatePair& pair, const core::
 
 Gap VariationalStep::gapAt(const CandidatePair& pair, const core::BodyState* a,
                            const core::BodyState* b) const {
-  const PairGeometry geometry = geometryAt(pair, a, b);
-  return gap(*geometry.shape[0], geometry.frame[0], *geometry.shape[1], geometry.frame[1]);
+  return gapOf(geometryAt(pair, a, b));
 }
 
 Gap VariationalStep::gapNow(const CandidatePair& pair) const {
@@ -264,7 +260,7 @@ Gap VariationalStep::gapNow(const CandidatePair& pair) const {
 std::vector<PairContact> VariationalStep::contactsNow(const CandidatePair& pair,
                                                       double reach) const {
   const PairGeometry geometry = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
-  const Gap g = gap(*geometry.shape[0], geometry.frame[0], *geometry.shape[1], geometry.frame[1]);
+  const Gap g = gapOf(geometry);
   const core::Vec3 normal = -toEigen(g.normal);  // the core's: from A into B
   std::vector<PairContact> contacts;
   addVertexContacts(geometry, 0, reach, g.normal, g.pointOnA, pair, normal, contacts);
@@ -283,8 +279,8 @@ void VariationalStep::markTouching(int p, double distance, const std::vector<Pai
       std::any_of(touching.begin(), touching.end(),
                   [](const PairContact& contact) { return contact.feature >= 0; });
   if (held || vertices) m_pairs[p].slack = kContactTolerance + std::max(0.0, -distance);
-  m_touched[p] = m_touched[p] || vertices;
-  m_impactKnown[p] = false;
+  m_tracks[p].touched = m_tracks[p].touched || vertices;
+  m_tracks[p].impactAt.reset();
 }
 
 double VariationalStep::earliestImpact(const Island& island, double elapsed) {
@@ -294,31 +290,26 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     const CandidatePair& pair = m_pairs[p];
     // A vertex's impact depends on which vertices touch now, which changes as the step goes on:
     // found afresh each time.
-    if (m_touched[p]) earliest = std::min(earliest, earliestVertexImpact(p, remaining));
+    PairTrack& track = m_tracks[p];
+    if (track.touched) earliest = std::min(earliest, earliestVertexImpact(p, remaining));
     // A pair's trial gap and impact instant change only when one of its bodies has been struck or
     // held since they were found (refreshTrials), or the pair has touched (markTouching), or the
     // instant has come (runIsland): the others' still hold.
-    if (!m_trialGapKnown[p]) {
-      m_trialGap[p] = gapAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB)).distance;
-      m_trialGapKnown[p] = true;
-      m_impactKnown[p] = false;
-    }
-    const double phiTrial = m_trialGap[p] + pair.slack;
-    m_closing[p] = phiTrial < 0;
-    if (!m_impactKnown[p]) {
+    if (!track.trialGap)
+      track.trialGap = gapAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB)).distance;
+    const double phiTrial = *track.trialGap + pair.slack;
+    track.closing = phiTrial < 0;
+    if (!track.impactAt) {
       double alpha = std::numeric_limits<double>::infinity();
-      if (m_closing[p]) {
+      if (track.closing) {
         const double phiNow = gapNow(pair).distance + pair.slack;
-        const auto phiOf = [&](const PairGeometry& g) {
-          return gap(*g.shape[0], g.frame[0], *g.shape[1], g.frame[1]).distance + pair.slack;
-        };
+        const auto phiOf = [&](const PairGeometry& g) { return gapOf(g).distance + pair.slack; };
         // Already closer than its slack: resolved now.
         alpha = phiNow < 0 ? 0.0 : locateImpact(pair, phiNow, remaining, phiTrial, phiOf);
       }
-      m_impactAt[p] = elapsed + alpha;
-      m_impactKnown[p] = true;
+      track.impactAt = elapsed + alpha;
     }
-    earliest = std::min(earliest, std::max(0.0, m_impactAt[p] - elapsed));
+    earliest = std::min(earliest, std::max(0.0, *track.impactAt - elapsed));
   }
   return earliest;
 }
@@ -327,7 +318,7 @@ double VariationalStep::earliestVertexImpact(int p, double remaining) {
   const CandidatePair& pair = m_pairs[p];
   const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
   // The vertices' gaps at the trial poses hold as long as the pair's trial gap (refreshTrials).
-  std::vector<double>& trialGaps = m_vertexTrialGaps[p];
+  std::vector<double>& trialGaps = m_tracks[p].vertexTrialGaps;
   if (trialGaps.empty()) {
     const PairGeometry trial = geometryAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB));
     for (int side = 0; side < 2; ++side) {

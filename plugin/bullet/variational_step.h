@@ -7,6 +7,7 @@
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -70,6 +71,19 @@ struct Island {
   std::vector<int> pairs;   // candidate-pair indices
 };
 
+// What the step knows of a candidate pair beyond its geometry, kept from event to event.
+struct PairTrack {
+  bool touched = false;  // it has touched at vertices in this step (held, struck or grazed)
+  bool closing = false;  // its trial poses penetrate (earliestImpact)
+  // Its gap at the trial poses (m), and its vertices' vertexGap there (A's, then B's; empty when
+  // not known), until one of its bodies' trial poses is flowed again (refreshTrials).
+  std::optional<double> trialGap;
+  std::vector<double> vertexTrialGaps;
+  // Its next impact (a fraction of the step, or ∞), until its trial poses change, it touches
+  // (markTouching) or the instant comes without it being resolved (runIsland).
+  std::optional<double> impactAt;
+};
+
 class VariationalStep {
  public:
   VariationalStep(DynamicsWorld& world, double timeStep);
@@ -119,7 +133,7 @@ class VariationalStep {
   Gap gapNow(const CandidatePair& pair) const;
   // Whether pair p can touch now: it has touched in the step (a slack), or its trial poses
   // penetrate. The others' gaps need no query.
-  bool mayTouch(int p) const { return m_pairs[p].slack > 0 || m_closing[p]; }
+  bool mayTouch(int p) const { return m_pairs[p].slack > 0 || m_tracks[p].closing; }
   const core::BodyState* currentOf(int index) const {
     return index == kFixed ? nullptr : &m_bodies[index].state;
   }
@@ -137,7 +151,7 @@ class VariationalStep {
   void markTouching(int p, double distance, const std::vector<PairContact>& touching, bool held);
   // Stage 4: the fraction of the step from now (`elapsed` of it taken) to the island's earliest
   // impact, or +∞ when its trial poses penetrate nowhere. Marks the pairs whose trial poses
-  // penetrate (m_closing), the only ones besides those touching since the step's start
+  // penetrate (PairTrack::closing), the only ones besides those touching since the step's start
   // (slack > 0) that can be touching at the impact.
   double earliestImpact(const Island& island, double elapsed);
   // The earliest impact within `remaining` of a vertex of pair `p`, not touching now, after others
@@ -204,16 +218,8 @@ class VariationalStep {
   std::vector<int> m_islandOf;  // per step body: its island, or −1
   std::unordered_map<const btCollisionObject*, int> m_indexOf;  // step bodies by object
   std::vector<CandidatePair> m_pairs;
-  // Per pair: whether it has touched at vertices in this step (held, struck or grazed).
-  std::vector<bool> m_touched;
-  std::vector<bool> m_closing;        // per pair: its trial poses penetrate (earliestImpact)
-  std::vector<double> m_trialGap;     // per pair: its gap at the trial poses (m)
-  std::vector<bool> m_trialGapKnown;  // per pair: m_trialGap is of the current trial poses
-  std::vector<double> m_impactAt;     // per pair: its next impact (fraction of the step), or ∞
-  std::vector<bool> m_impactKnown;    // per pair: m_impactAt is of the current trial poses
-  // Per pair: its vertices' vertexGap at the trial poses (A's, then B's), empty when not known.
-  std::vector<std::vector<double>> m_vertexTrialGaps;
-  std::vector<bool> m_stale;  // per step body: struck or held since its trial was flowed
+  std::vector<PairTrack> m_tracks;  // per pair
+  std::vector<bool> m_stale;        // per step body: struck or held since its trial was flowed
   std::vector<std::vector<int>> m_pairsOf;  // per step body: its candidate pairs
   std::vector<HeldContact> m_held;
   StepDiagnostics m_diagnostics;

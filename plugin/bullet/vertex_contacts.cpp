@@ -4,10 +4,13 @@
 
 #include <cmath>
 
-#include "carom/bullet/gap.h"
 #include "variational_step.h"
 
 namespace carom {
+
+Gap gapOf(const PairGeometry& geometry) {
+  return gap(*geometry.shape[0], geometry.frame[0], *geometry.shape[1], geometry.frame[1]);
+}
 
 const btPolyhedralConvexShape* polyhedronOf(const btCollisionShape* shape) {
   return dynamic_cast<const btPolyhedralConvexShape*>(shape);

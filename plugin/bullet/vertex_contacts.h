@@ -8,6 +8,8 @@
 #include <BulletCollision/CollisionShapes/btPolyhedralConvexShape.h>
 #include <LinearMath/btTransform.h>
 
+#include "carom/bullet/gap.h"
+
 namespace carom {
 
 // The two shapes of a pair, A then B, at some poses.
@@ -15,6 +17,9 @@ struct PairGeometry {
   const btCollisionShape* shape[2];
   btTransform frame[2];
 };
+
+// The pair's signed gap at those poses (carom::gap).
+Gap gapOf(const PairGeometry& geometry);
 
 // The shape as a polyhedron (a box, a convex hull), or nullptr for a smooth or compound shape.
 const btPolyhedralConvexShape* polyhedronOf(const btCollisionShape* shape);
