@@ -1,6 +1,6 @@
 // The variational step of carom::DynamicsWorld, stage by stage (ARCHITECTURE.md "One step"):
 //   1 readBodies               active dynamic bodies → double-precision (x, R, γ, Π)
-//   2 flowTrial                LGVI flow F̃[h] of every body (Tran & Leok (5.9)): trial poses
+//   2 trial flow               LGVI flow F̃[h] of every body (Tran & Leok (5.9)): trial poses
 //   3 findCandidatePairs       Bullet's broadphase with AABBs swept to the trial poses; the pairs
 //                              join the bodies into islands (findIslands), each run on its own:
 //   5 holdRestingContacts      resting/sliding contacts: velocity-level LCP, half its impulse
@@ -80,14 +80,13 @@ StepDiagnostics VariationalStep::run() {
     m_holdingReach =
         std::max(m_holdingReach, kContactTolerance + 0.25 * load * m_timeStep * m_timeStep);
   }
-  std::vector<int> all(m_bodies.size());
-  for (std::size_t i = 0; i < all.size(); ++i)
-    all[i] = static_cast<int>(i);
-  m_trial.resize(m_bodies.size());
-  flowTrial(all, 1.0);
+  const int bodyCount = static_cast<int>(m_bodies.size());
+  m_trial.resize(bodyCount);
+  for (int body = 0; body < bodyCount; ++body)
+    m_trial[body] = flowBody(body, m_bodies[body].state, 1.0);
   findCandidatePairs();
   std::vector<Island> islands = findIslands();
-  for (const int body : all) {  // a body in no pair flies free
+  for (int body = 0; body < bodyCount; ++body) {  // a body in no pair flies free
     if (m_slot[body] < 0) m_bodies[body].state = m_trial[body];
   }
   for (std::size_t id = 0; id < islands.size(); ++id)
@@ -150,11 +149,6 @@ core::BodyState VariationalStep::flowBody(int index, const core::BodyState& from
                 std::string(core::toString(result.rotation.status)) + ")");
   }
   return result.state;
-}
-
-void VariationalStep::flowTrial(const std::vector<int>& bodies, double fraction) {
-  for (const int body : bodies)
-    m_trial[body] = flowBody(body, m_bodies[body].state, fraction);
 }
 
 std::vector<int> VariationalStep::refreshTrials(const Island& island, double remaining) {

@@ -105,9 +105,6 @@ class VariationalStep {
 
   // Stage 1: the active dynamic bodies as core states.
   void readBodies();
-  // Stage 2: the listed bodies flowed over `fraction` of the step from their current states, into
-  // m_trial.
-  void flowTrial(const std::vector<int>& bodies, double fraction);
   // The trial poses, over `remaining`, of the island's bodies struck or held since theirs was
   // flowed (m_stale); an untouched body's trial still holds.
   // Returns those bodies.
@@ -180,10 +177,15 @@ class VariationalStep {
   // up to a h/2 (the half impulse's doing) stays held; the Zeno guard holds every touching contact.
   enum class Hold { kStartOfStep, kLanding, kEverything };
   void holdRestingContacts(const Island& island, int id, double remaining, Hold mode);
-  // The normal speed up to which a pair's contact is resting (m/s): kRestingSpeed plus what the
-  // loads add in one step where the material loses energy; kRestingSpeed for an elastic pair,
-  // whose slow bounces must stay bounces (there is no Zeno sequence to cut short).
-  double restingSpeedOf(const CandidatePair& pair) const;
+  // The normal speed up to which a contact of a pair of `material` is resting (m/s): kRestingSpeed
+  // plus what the loads add in one step where the material loses energy; kRestingSpeed for an
+  // elastic pair, whose slow bounces must stay bounces (there is no Zeno sequence to cut short).
+  double restingSpeedOf(const core::impact::Material& material) const;
+  // The bodies of an island's persistent-contact LCP: its bodies at their m_slot; lcpIndexOf adds
+  // a fixed object where a contact side touches one.
+  std::vector<core::impact::ContactBody> lcpBodiesOf(const Island& island) const;
+  int lcpIndexOf(int index, const btCollisionObject* object,
+                 std::vector<core::impact::ContactBody>& bodies) const;
   // Keeps the held impulses for the next step's warm start and ends every island's held contacts.
   void applyPersistentEnd(const std::vector<Island>& islands);
   void stopHeldContacts(const Island& island, int id);

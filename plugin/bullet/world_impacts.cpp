@@ -62,16 +62,17 @@ bool VariationalStep::resolveImpact(const Island& island, double elapsed) {
     // Whatever happens to them now, these contacts have been dealt with: an impact separates or
     // stops them, a graze separates them, a landing holds them.
     markTouching(p, distance, touching, false);
+    const core::impact::ContactBody bodyA = contactBodyOf(pair.bodyA, pair.a);
+    const core::impact::ContactBody bodyB = contactBodyOf(pair.bodyB, pair.b);
+    const double restingSpeed = restingSpeedOf(materialOf(pair.a, pair.b));
     for (const PairContact& contact : touching) {
-      const core::impact::Contact c{contactBodyOf(pair.bodyA, pair.a),
-                                    contactBodyOf(pair.bodyB, pair.b), contact.point,
-                                    contact.normal};
+      const core::impact::Contact c{bodyA, bodyB, contact.point, contact.normal};
       const double approach = -contact.normal.dot(core::impact::relativeVelocity(c));
       approaching = approaching || approach > 0;
       // A contact approaching at most at the resting speed is a persistent one (stage 5), held or
       // to be held: it takes no part in the impact, which would otherwise spread over every resting
       // contact of a pile that gravity presses together within the step.
-      if (approach > restingSpeedOf(pair)) {
+      if (approach > restingSpeed) {
         contacts.push_back(contact);
         geometry.push_back(c);
       }

@@ -2,10 +2,11 @@
 // touch at the start of the step (or at a landing inside it) with a normal speed of at most
 // the step's resting speed are solved by the velocity-level LCP with Coulomb friction
 // (core::contact::solvePersistentContacts) on the velocities the loads would give at the end of
-// the step (v + τ a over the remaining time τ), warm-started from the last step. Its impulse P is
-// applied half before and half after the LGVI flow: for a body at rest under gravity the flow then
-// gives x⁺ = x + h(−½hg) + ½h²g = x exactly (Tran & Leok (5.9a)), so a box at rest neither creeps
-// nor sinks, and a sliding one loses μ g h of speed per step.
+// the step (v + τ a over the remaining time τ), warm-started from the last step. Half its impulse P
+// is applied before the LGVI flow, and at the end of the step a plastic LCP stops what still
+// approaches, which for a body at rest or sliding is the other half: the flow then gives
+// x⁺ = x + h(−½hg) + ½h²g = x exactly (Tran & Leok (5.9a)), so a box at rest neither creeps nor
+// sinks, and a sliding one loses μ g h of speed per step.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -19,48 +20,57 @@ namespace carom {
 using detail::toBt;
 using detail::toEigen;
 
-double VariationalStep::restingSpeedOf(const CandidatePair& pair) const {
-  return materialOf(pair.a, pair.b).restitution < 1 ? m_restingSpeed : kRestingSpeed;
+// The bodies of an island's persistent-contact LCP: the island's bodies at their m_slot, then a
+// fixed object (immovable, with its own velocity) for each contact side that touches one.
+std::vector<core::impact::ContactBody> VariationalStep::lcpBodiesOf(const Island& island) const {
+  std::vector<core::impact::ContactBody> bodies;
+  for (const int body : island.bodies)
+    bodies.push_back(contactBodyOf(body, m_bodies[body].rigidBody));
+  return bodies;
+}
+
+int VariationalStep::lcpIndexOf(int index, const btCollisionObject* object,
+                                std::vector<core::impact::ContactBody>& bodies) const {
+  if (index != kFixed) return m_slot[index];
+  bodies.push_back(contactBodyOf(kFixed, object));
+  return static_cast<int>(bodies.size()) - 1;
+}
+
+double VariationalStep::restingSpeedOf(const core::impact::Material& material) const {
+  return material.restitution < 1 ? m_restingSpeed : kRestingSpeed;
 }
 
 void VariationalStep::holdRestingContacts(const Island& island, int id, double remaining,
                                           Hold mode) {
-  // LCP bodies: the island's bodies (at their m_slot), then the fixed objects the contacts touch.
-  std::vector<core::impact::ContactBody> bodies;
-  for (const int body : island.bodies)
-    bodies.push_back(contactBodyOf(body, m_bodies[body].rigidBody));
+  std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island);
   std::vector<core::contact::PersistentContact> contacts;
   std::vector<HeldContact> held;
-  const auto lcpIndex = [&](int index, const btCollisionObject* object) {
-    if (index != kFixed) return m_slot[index];
-    bodies.push_back(contactBodyOf(kFixed, object));
-    return static_cast<int>(bodies.size()) - 1;
-  };
   for (const int p : island.pairs) {
     CandidatePair& pair = m_pairs[p];
     if (!mayTouch(p)) continue;
     const double distance = gapNow(pair).distance;
     if (distance > kContactTolerance) continue;
     bool holdsPair = false;
+    const core::impact::ContactBody bodyA = contactBodyOf(pair.bodyA, pair.a);
+    const core::impact::ContactBody bodyB = contactBodyOf(pair.bodyB, pair.b);
+    const core::impact::Material material = materialOf(pair.a, pair.b);
     constexpr double kAll = std::numeric_limits<double>::infinity();
-    const double restingSpeed = mode == Hold::kEverything ? kAll : restingSpeedOf(pair);
+    const double restingSpeed = mode == Hold::kEverything ? kAll : restingSpeedOf(material);
     const double separatingSpeed = mode == Hold::kEverything ? kAll
                                    : mode == Hold::kLanding  ? m_restingSpeed
                                                              : kContactTolerance / m_timeStep;
     const std::vector<PairContact> touching = contactsNow(pair, m_holdingReach);
     for (const PairContact& contact : touching) {
-      const core::impact::Contact c{contactBodyOf(pair.bodyA, pair.a),
-                                    contactBodyOf(pair.bodyB, pair.b), contact.point,
-                                    contact.normal};
+      const core::impact::Contact c{bodyA, bodyB, contact.point, contact.normal};
       const double normalSpeed = contact.normal.dot(core::impact::relativeVelocity(c));
       if (normalSpeed < -restingSpeed || normalSpeed > separatingSpeed) continue;
       holdsPair = true;
       core::contact::PersistentContact persistent;
-      persistent.bodyA = lcpIndex(pair.bodyA, pair.a);
-      persistent.bodyB = lcpIndex(pair.bodyB, pair.b);
+      persistent.bodyA = lcpIndexOf(pair.bodyA, pair.a, bodies);
+      persistent.bodyB = lcpIndexOf(pair.bodyB, pair.b, bodies);
       persistent.point = contact.point;
       persistent.normal = contact.normal;
-      persistent.friction = materialOf(pair.a, pair.b).friction;
+      persistent.friction = material.friction;
       contacts.push_back(persistent);
       const auto lever = [&](int index) {
         if (index == kFixed) return core::Vec3::Zero().eval();
@@ -148,9 +158,7 @@ void VariationalStep::applyPersistentEnd(const std::vector<Island>& islands) {
 // has turned or moved the body (a box pivoting on a corner) the half computed at the start would
 // push it off the ground and make energy, and this plastic solve cannot (persistent_contact.h).
 void VariationalStep::stopHeldContacts(const Island& island, int id) {
-  std::vector<core::impact::ContactBody> bodies;
-  for (const int body : island.bodies)
-    bodies.push_back(contactBodyOf(body, m_bodies[body].rigidBody));
+  std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island);
   std::vector<core::contact::PersistentContact> contacts;
   for (const HeldContact& held : m_held) {
     if (held.island != id) continue;
@@ -159,16 +167,8 @@ void VariationalStep::stopHeldContacts(const Island& island, int id) {
     const core::Vec3 lever = index == held.pair.bodyB ? held.leverB : held.leverA;
     contact.point = m_bodies[index].state.x + worldLever(held, index, lever);
     contact.impulse = 0.5 * held.contact.impulse;
-    for (const auto& [body, lcp] :
-         {std::pair{held.pair.bodyA, &contact.bodyA}, std::pair{held.pair.bodyB, &contact.bodyB}}) {
-      if (body != kFixed) {
-        *lcp = m_slot[body];
-      } else {
-        bodies.push_back(
-            contactBodyOf(kFixed, body == held.pair.bodyA ? held.pair.a : held.pair.b));
-        *lcp = static_cast<int>(bodies.size()) - 1;
-      }
-    }
+    contact.bodyA = lcpIndexOf(held.pair.bodyA, held.pair.a, bodies);
+    contact.bodyB = lcpIndexOf(held.pair.bodyB, held.pair.b, bodies);
     contacts.push_back(contact);
   }
   if (contacts.empty()) return;
