@@ -159,7 +159,7 @@ std::vector<int> VariationalStep::refreshTrials(const Island& island, double rem
     m_stale[body] = false;
     for (const int p : m_pairsOf[body]) {
       PairTrack& track = m_tracks[p];
-      track.trialGap.reset();
+      track.trialGapExact = false;
       track.vertexTrialGaps.clear();
       track.impactAt.reset();
     }
@@ -277,38 +277,83 @@ void VariationalStep::markTouching(int p, double distance, const std::vector<Pai
   m_tracks[p].impactAt.reset();
 }
 
+double VariationalStep::trialGapAtLeast(int p) {
+  const CandidatePair& pair = m_pairs[p];
+  PairTrack& track = m_tracks[p];
+  if (track.trialGap && track.trialGapExact) return *track.trialGap;
+  if (track.trialGap) {
+    double bound = *track.trialGap;
+    for (int side = 0; side < 2; ++side) {
+      const int body = side == 0 ? pair.bodyA : pair.bodyB;
+      if (body == kFixed) continue;
+      const Pose& found = track.trialGapPoses[side];
+      bound -= (m_trial[body].x - found.x).norm() +
+               (m_trial[body].R - found.R).norm() * m_bodies[body].reach;  // Frobenius ≥ ‖·‖₂
+    }
+    if (bound + pair.slack >= kContactTolerance) return bound;
+  }
+  track.trialGap = gapAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB)).distance;
+  track.trialGapExact = true;
+  for (int side = 0; side < 2; ++side) {
+    const int body = side == 0 ? pair.bodyA : pair.bodyB;
+    if (body != kFixed) track.trialGapPoses[side] = {m_trial[body].x, m_trial[body].R};
+  }
+  return *track.trialGap;
+}
+
 double VariationalStep::earliestImpact(const Island& island, double elapsed) {
   const double remaining = 1.0 - elapsed;
   double earliest = std::numeric_limits<double>::infinity();
+  // Closing pairs whose instant is not known, with where the straight line from their gap now to
+  // their trial gap crosses zero: located in that order, so that the first gives an early cap.
+  struct Unlocated {
+    double estimate;
+    int p;
+    double phiNow, phiTrial;
+  };
+  std::vector<Unlocated> unlocated;
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
-    // A vertex's impact depends on which vertices touch now, which changes as the step goes on:
-    // found afresh each time.
-    PairTrack& track = m_tracks[p];
-    if (track.touched) earliest = std::min(earliest, earliestVertexImpact(p, remaining));
     // A pair's trial gap and impact instant change only when one of its bodies has been struck or
     // held since they were found (refreshTrials), or the pair has touched (markTouching), or the
     // instant has come (runIsland): the others' still hold.
-    if (!track.trialGap)
-      track.trialGap = gapAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB)).distance;
-    const double phiTrial = *track.trialGap + pair.slack;
+    PairTrack& track = m_tracks[p];
+    const double phiTrial = trialGapAtLeast(p) + pair.slack;
     track.closing = phiTrial < 0;
-    if (!track.impactAt) {
-      double alpha = std::numeric_limits<double>::infinity();
-      if (track.closing) {
-        const double phiNow = gapNow(pair).distance + pair.slack;
-        const auto phiOf = [&](const PairGeometry& g) { return gapOf(g).distance + pair.slack; };
-        // Already closer than its slack: resolved now.
-        alpha = phiNow < 0 ? 0.0 : locateImpact(pair, phiNow, remaining, phiTrial, phiOf);
-      }
-      track.impactAt = elapsed + alpha;
+    if (!track.impactAt && !track.closing) track.impactAt = std::numeric_limits<double>::infinity();
+    if (track.impactAt) {
+      earliest = std::min(earliest, std::max(0.0, *track.impactAt - elapsed));
+      continue;
     }
-    earliest = std::min(earliest, std::max(0.0, *track.impactAt - elapsed));
+    const double phiNow = gapNow(pair).distance + pair.slack;
+    if (phiNow < 0) {  // already closer than its slack: resolved now
+      track.impactAt = elapsed;
+      earliest = 0;
+      continue;
+    }
+    unlocated.push_back({remaining * phiNow / (phiNow - phiTrial), p, phiNow, phiTrial});
+  }
+  std::sort(unlocated.begin(), unlocated.end(),
+            [](const Unlocated& a, const Unlocated& b) { return a.estimate < b.estimate; });
+  for (const Unlocated& u : unlocated) {
+    const CandidatePair& pair = m_pairs[u.p];
+    const std::optional<double> alpha =
+        locateImpactBefore(pair, u.phiNow, remaining, u.phiTrial, earliest,
+                           [&](const PairGeometry& g) { return gapOf(g).distance + pair.slack; });
+    if (!alpha) continue;  // not before the earliest: found again after it
+    m_tracks[u.p].impactAt = elapsed + *alpha;
+    earliest = std::min(earliest, *alpha);
+  }
+  // A vertex's impact depends on which vertices touch now, which changes as the step goes on:
+  // found afresh each time.
+  for (const int p : island.pairs) {
+    if (m_tracks[p].touched)
+      earliest = std::min(earliest, earliestVertexImpact(p, remaining, earliest));
   }
   return earliest;
 }
 
-double VariationalStep::earliestVertexImpact(int p, double remaining) {
+double VariationalStep::earliestVertexImpact(int p, double remaining, double cap) {
   const CandidatePair& pair = m_pairs[p];
   const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
   // The vertices' gaps at the trial poses hold as long as the pair's trial gap (refreshTrials).
@@ -321,7 +366,7 @@ double VariationalStep::earliestVertexImpact(int p, double remaining) {
         trialGaps.push_back(vertexGap(trial, side, i));
     }
   }
-  double earliest = std::numeric_limits<double>::infinity();
+  double earliest = cap;
   std::size_t next = 0;  // the vertex's place in trialGaps
   for (int side = 0; side < 2; ++side) {
     const btPolyhedralConvexShape* polyhedron = polyhedronOf(now.shape[side]);
@@ -333,17 +378,17 @@ double VariationalStep::earliestVertexImpact(int p, double remaining) {
       const double gapNow = vertexGap(now, side, i);
       if (gapNow <= 0) continue;
       const double phiNow = gapNow + 0.5 * kContactTolerance;
-      earliest = std::min(
-          earliest, locateImpact(pair, phiNow, remaining, phiTrial, [&](const PairGeometry& g) {
-            return vertexGap(g, side, i) + 0.5 * kContactTolerance;
-          }));
+      const std::optional<double> alpha = locateImpactBefore(
+          pair, phiNow, remaining, phiTrial, earliest,
+          [&](const PairGeometry& g) { return vertexGap(g, side, i) + 0.5 * kContactTolerance; });
+      if (alpha) earliest = *alpha;
     }
   }
   return earliest;
 }
 
-double VariationalStep::locateImpact(
-    const CandidatePair& pair, double phiNow, double remaining, double phiTrial,
+std::optional<double> VariationalStep::locateImpactBefore(
+    const CandidatePair& pair, double phiNow, double remaining, double phiTrial, double cap,
     const std::function<double(const PairGeometry&)>& phiOf) const {
   // Each probe: the pair's bodies flowed F̃[αh] from the current instant, then one gap query.
   core::BodyState probeA, probeB;
@@ -356,7 +401,16 @@ double VariationalStep::locateImpact(
     return phiOf(
         geometryAt(pair, probe(pair.bodyA, probeA, alpha), probe(pair.bodyB, probeB, alpha)));
   };
-  const core::RootResult root = core::locateRoot(phiAt, 0, phiNow, remaining, phiTrial);
+  double end = remaining;
+  double phiEnd = phiTrial;
+  if (cap < remaining) {
+    // One probe at the cap instead of a root search: still open there, the pair cannot be first.
+    const double phiCap = phiAt(cap);
+    if (phiCap >= 0) return std::nullopt;
+    end = cap;
+    phiEnd = phiCap;
+  }
+  const core::RootResult root = core::locateRoot(phiAt, 0, phiNow, end, phiEnd);
   if (root.status != core::RootStatus::kConverged) {
     throw Error("variational step: impact-time search failed (" +
                 std::string(core::toString(root.status)) + ")");

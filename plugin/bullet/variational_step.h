@@ -39,6 +39,13 @@ struct StepBody {
   core::MassProperties mass;
   core::BodyState state;    // at the current instant of the step
   core::ExternalLoad load;  // gravity (per body) and the user's force and torque, held constant
+  double reach;             // the farthest point of its shape, margin included, from its centre (m)
+};
+
+// Where a body was when a pair's gap was found (a fixed object does not move).
+struct Pose {
+  core::Vec3 x;
+  core::Mat3 R;
 };
 
 // Index of a pair member that is not a step body (static, kinematic or sleeping): immovable.
@@ -75,9 +82,13 @@ struct Island {
 struct PairTrack {
   bool touched = false;  // it has touched at vertices in this step (held, struck or grazed)
   bool closing = false;  // its trial poses penetrate (earliestImpact)
-  // Its gap at the trial poses (m), and its vertices' vertexGap there (A's, then B's; empty when
-  // not known), until one of its bodies' trial poses is flowed again (refreshTrials).
+  // Its gap at the trial poses (m), found with its bodies at trialGapPoses: exact until one of
+  // their trial poses is flowed again (refreshTrials), a lower bound after (trialGapAtLeast).
   std::optional<double> trialGap;
+  bool trialGapExact = false;
+  Pose trialGapPoses[2];
+  // Its vertices' vertexGap at the trial poses (A's, then B's; empty when not known), until one of
+  // its bodies' trial poses is flowed again.
   std::vector<double> vertexTrialGaps;
   // Its next impact (a fraction of the step, or ∞), until its trial poses change, it touches
   // (markTouching) or the instant comes without it being resolved (runIsland).
@@ -101,6 +112,7 @@ class VariationalStep {
     CandidatePair pair;
     int feature;
     int island;
+    double span;  // the fraction of the step it was held over (`remaining` when held)
   };
 
   // Stage 1: the active dynamic bodies as core states.
@@ -146,19 +158,30 @@ class VariationalStep {
   // before its gap sees an impact (its contacts sit at zero gap), and the impacts of a polyhedron's
   // vertices are located on their own gaps for the rest of the step.
   void markTouching(int p, double distance, const std::vector<PairContact>& touching, bool held);
+  // A lower bound of pair p's gap at the trial poses (m), exact wherever the bound leaves it
+  // closer than kContactTolerance to closing (trialGap + slack < 0): a rigid motion moves no point
+  // of a shape further than |Δx| + ‖ΔR‖ reach, so a pair found apart by more than its bodies'
+  // trial poses have moved since needs no new gap query (after a landing re-holds a pile, most of
+  // its pairs).
+  double trialGapAtLeast(int p);
   // Stage 4: the fraction of the step from now (`elapsed` of it taken) to the island's earliest
   // impact, or +∞ when its trial poses penetrate nowhere. Marks the pairs whose trial poses
   // penetrate (PairTrack::closing), the only ones besides those touching since the step's start
   // (slack > 0) that can be touching at the impact.
   double earliestImpact(const Island& island, double elapsed);
-  // The earliest impact within `remaining` of a vertex of pair `p`, not touching now, after others
-  // have touched in the step (a box resting or struck on an edge tipping onto its face, or
-  // rocking back): the pair's gap stays at the touching contact's zero and cannot see it.
-  double earliestVertexImpact(int p, double remaining);
+  // The earliest impact within `remaining`, if before `cap` (else `cap`), of a vertex of pair `p`
+  // not touching now, after others have touched in the step (a box resting or struck on an edge
+  // tipping onto its face, or rocking back): the pair's gap stays at the touching contact's zero
+  // and cannot see it.
+  double earliestVertexImpact(int p, double remaining, double cap);
   // The root of φ (of the pair's geometry at a probe), from φ = phiNow now to phiTrial < 0 at
-  // `remaining`; each probe flows the pair's bodies from the current instant.
-  double locateImpact(const CandidatePair& pair, double phiNow, double remaining, double phiTrial,
-                      const std::function<double(const PairGeometry&)>& phiOf) const;
+  // `remaining`, if it comes before `cap` (a fraction of the step from now, ∞ for none): one probe
+  // at the cap tells a pair still open there, whose root cannot be the island's next impact (its
+  // bracket there would give a later one). Each probe flows the pair's bodies from the current
+  // instant.
+  std::optional<double> locateImpactBefore(
+      const CandidatePair& pair, double phiNow, double remaining, double phiTrial, double cap,
+      const std::function<double(const PairGeometry&)>& phiOf) const;
   // Resolves the impact at the current instant: the island's touching contacts that approach
   // faster than their resting speed, and records its events. The slower ones are persistent
   // contacts' business. Returns true, changing nothing, for a landing: contacts approach, none

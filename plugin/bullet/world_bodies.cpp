@@ -52,7 +52,10 @@ void VariationalStep::readBodies() {
     const core::BodyState state = core::stateFromVelocities(
         mass, toEigen(frame.getOrigin()), toEigen(frame.getBasis()),
         toEigen(body->getLinearVelocity()), toEigen(body->getAngularVelocity()));
-    m_bodies.push_back({body, mass, state, load});
+    btVector3 center;
+    btScalar radius;
+    body->getCollisionShape()->getBoundingSphere(center, radius);
+    m_bodies.push_back({body, mass, state, load, center.length() + radius});
   }
 }
 

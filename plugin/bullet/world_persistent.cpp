@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include "bt_eigen.h"
 #include "persistent_settings.h"
@@ -77,7 +78,8 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
         const core::Vec3 world = contact.point - m_bodies[index].state.x;
         return contact.feature >= 0 ? (m_bodies[index].state.R.transpose() * world).eval() : world;
       };
-      held.push_back({persistent, lever(pair.bodyA), lever(pair.bodyB), pair, contact.feature, id});
+      held.push_back(
+          {persistent, lever(pair.bodyA), lever(pair.bodyB), pair, contact.feature, id, remaining});
     }
     // A held pair closes by round-off and by the LCP's tolerance only.
     if (holdsPair) markTouching(p, distance, touching, true);
@@ -104,10 +106,23 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
         duration * (body.load.gravity + body.mass.inverseMass() * body.load.force);
     lcpBody.angularVelocity += duration * (lcpBody.inverseInertiaWorld * body.load.torque);
   }
+  // Warm start: a contact held earlier in this step starts from its impulse then, scaled to the
+  // time left (against steady loads the impulse is proportional to it: a pile at rest needs no
+  // sweep); the others from the last step's.
+  std::map<std::pair<std::pair<const btCollisionObject*, const btCollisionObject*>, int>,
+           core::Vec3>
+      thisStepImpulse;
+  for (const HeldContact& h : m_held) {
+    if (h.island == id)
+      thisStepImpulse[{{h.pair.a, h.pair.b}, h.feature}] = (remaining / h.span) * h.contact.impulse;
+  }
   for (std::size_t i = 0; i < contacts.size(); ++i) {
-    const auto warm = m_world.m_warmStart.find({{held[i].pair.a, held[i].pair.b}, held[i].feature});
-    contacts[i].impulse =
-        warm != m_world.m_warmStart.end() ? toEigen(warm->second) : core::Vec3::Zero().eval();
+    const std::pair key{std::pair{held[i].pair.a, held[i].pair.b}, held[i].feature};
+    const auto thisStep = thisStepImpulse.find(key);
+    const auto lastStep = m_world.m_warmStart.find(key);
+    contacts[i].impulse = thisStep != thisStepImpulse.end()       ? thisStep->second
+                          : lastStep != m_world.m_warmStart.end() ? toEigen(lastStep->second)
+                                                                  : core::Vec3::Zero().eval();
   }
   const core::contact::PersistentContactReport hold =
       core::contact::solvePersistentContacts(bodies, contacts, detail::kPersistentContactSettings);
