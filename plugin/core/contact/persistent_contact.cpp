@@ -3,7 +3,6 @@
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
-#include <tuple>
 
 #include "carom/error.h"
 
@@ -62,69 +61,71 @@ void validate(const std::vector<ContactBody>& bodies,
 //         proj_disk(P_t − u_t / k), k the largest eigenvalue of K_tt: a projected gradient step
 //         whose fixed points on the rim have u_t ∥ −P_t, i.e. Coulomb's maximal dissipation
 //         (a K_tt⁻¹-scaled step would make u_t ∥ −K_tt P_t instead).
-// One contact of the sweep with what does not change during the solve (the bodies do not move):
-// its bodies, lever arms r = p − x, Delassus matrix K, and K's parts in the contact frame.
+// Everything is in the contact frame (n, t₁, t₂) and what does not change during the solve (the
+// bodies do not move) is computed once: a sweep then costs a few 3-vector products per contact.
 struct SweepContact {
   SweepContact(const PersistentContact& c, const Contact& pair)
-      : a(c.bodyA),
-        b(c.bodyB),
-        leverA(c.point - pair.a.centerOfMass),
-        leverB(c.point - pair.b.centerOfMass),
-        K(impact::inverseMassMatrix(pair)) {
-    tangents.col(0) = c.normal.unitOrthogonal();
-    tangents.col(1) = c.normal.cross(tangents.col(0));
-    knn = c.normal.dot(K * c.normal);
-    const Eigen::Matrix2d ktt = tangents.transpose() * K * tangents;
+      : a(c.bodyA), b(c.bodyB), inverseMassA(pair.a.inverseMass), inverseMassB(pair.b.inverseMass) {
+    frame.col(0) = c.normal;
+    frame.col(1) = c.normal.unitOrthogonal();
+    frame.col(2) = c.normal.cross(frame.col(1));
+    for (int k = 0; k < 3; ++k) {
+      armA.col(k) = (c.point - pair.a.centerOfMass).cross(frame.col(k));
+      armB.col(k) = (c.point - pair.b.centerOfMass).cross(frame.col(k));
+    }
+    turnA = pair.a.inverseInertiaWorld * armA;
+    turnB = pair.b.inverseInertiaWorld * armB;
+    K = frame.transpose() * impact::inverseMassMatrix(pair) * frame;
+    const Eigen::Matrix2d ktt = K.bottomRightCorner<2, 2>();
     stick = ktt.inverse();  // K_tt is positive definite: a contact has a body with mass
     const double half = 0.5 * (ktt(0, 0) + ktt(1, 1));
     largestTangential = half + std::hypot(0.5 * (ktt(0, 0) - ktt(1, 1)), ktt(0, 1));
   }
   int a, b;
-  Vec3 leverA, leverB;
-  Mat3 K;
-  Eigen::Matrix<double, 3, 2> tangents;
-  double knn;                // n·K n
+  double inverseMassA, inverseMassB;
+  Mat3 frame;                // columns n, t₁, t₂ (world)
+  Mat3 armA, armB;           // columns r × d_k, r = p − x: u along d_k gains ω·(r × d_k)
+  Mat3 turnA, turnB;         // columns J⁻¹(r × d_k): the turn per unit impulse along d_k
+  Mat3 K;                    // the Delassus matrix in the contact frame
   Eigen::Matrix2d stick;     // K_tt⁻¹, K_tt the tangential block
   double largestTangential;  // K_tt's largest eigenvalue
 };
 
-Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& P0, const Vec3& n, double mu) {
-  const Mat3& K = s.K;
-  const auto& tangents = s.tangents;
-  const double knn = s.knn;
-  const double pn = std::max(0.0, n.dot(P0) - n.dot(u0) / knn);
-  Vec3 P = P0 + (pn - n.dot(P0)) * n;  // the normal update, tangential part unchanged
-  const Vec3 u = u0 + K * (P - P0);
-  const Eigen::Vector2d pt = tangents.transpose() * P, ut = tangents.transpose() * u;
+// The contact-frame impulse after the local solve, from λ0 with relative velocity u0 (contact
+// frame).
+Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& lambda0, double mu) {
+  const double pn = std::max(0.0, lambda0(0) - u0(0) / s.K(0, 0));
+  const Vec3 u = u0 + s.K.col(0) * (pn - lambda0(0));  // the normal update, tangents unchanged
+  const Eigen::Vector2d pt = lambda0.tail<2>(), ut = u.tail<2>();
   const double radius = mu * pn;
   Eigen::Vector2d next = pt - s.stick * ut;
   if (next.norm() > radius) {
     next = pt - ut / s.largestTangential;
     if (next.norm() > radius) next *= radius / next.norm();
   }
-  return pn * n + tangents * next;
+  return {pn, next(0), next(1)};
 }
 
-// The velocity of `index`'s material point at lever r (the world's is zero).
-Vec3 pointVelocity(const std::vector<ContactBody>& bodies, int index, const Vec3& r) {
-  if (index == kWorld) return Vec3::Zero();
-  const ContactBody& body = bodies[static_cast<std::size_t>(index)];
-  return body.linearVelocity + body.angularVelocity.cross(r);
+// The contact-frame relative velocity u = v_B + ω_B × r_B − (v_A + ω_A × r_A) of velocities
+// v, ω indexed like the bodies (the world's are zero).
+Vec3 relativeVelocityOf(const std::vector<Vec3>& v, const std::vector<Vec3>& w,
+                        const SweepContact& c) {
+  Vec3 u = Vec3::Zero();
+  if (c.b != kWorld) u += c.frame.transpose() * v[c.b] + c.armB.transpose() * w[c.b];
+  if (c.a != kWorld) u -= c.frame.transpose() * v[c.a] + c.armA.transpose() * w[c.a];
+  return u;
 }
 
-Vec3 relativeVelocityOf(const std::vector<ContactBody>& bodies, const SweepContact& c) {
-  return pointVelocity(bodies, c.b, c.leverB) - pointVelocity(bodies, c.a, c.leverA);
-}
-
-// The impulse P on B and −P on A: Δv = P/m, Δω = J⁻¹ (r × P).
-void applyImpulse(std::vector<ContactBody>& bodies, const SweepContact& c, const Vec3& impulse) {
-  for (const auto& [index, lever, sign] :
-       {std::tuple{c.b, &c.leverB, 1.0}, std::tuple{c.a, &c.leverA, -1.0}}) {
-    if (index == kWorld) continue;
-    ContactBody& body = bodies[static_cast<std::size_t>(index)];
-    const Vec3 p = sign * impulse;
-    body.linearVelocity += body.inverseMass * p;
-    body.angularVelocity += body.inverseInertiaWorld * lever->cross(p);
+// The contact-frame impulse λ on B and −λ on A: Δv = P/m, Δω = J⁻¹ (r × P).
+void applyImpulse(std::vector<Vec3>& v, std::vector<Vec3>& w, const SweepContact& c,
+                  const Vec3& lambda) {
+  if (c.b != kWorld) {
+    v[c.b] += c.inverseMassB * (c.frame * lambda);
+    w[c.b] += c.turnB * lambda;
+  }
+  if (c.a != kWorld) {
+    v[c.a] -= c.inverseMassA * (c.frame * lambda);
+    w[c.a] -= c.turnA * lambda;
   }
 }
 
@@ -151,34 +152,41 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     return energy;
   };
   const double energyBefore = totalEnergy();
+  std::vector<Vec3> v, w;  // the bodies' velocities during the solve
+  for (const ContactBody& body : bodies) {
+    v.push_back(body.linearVelocity);
+    w.push_back(body.angularVelocity);
+  }
   std::vector<SweepContact> sweep;
+  std::vector<Vec3> lambda;  // the impulses in their contact frames
   sweep.reserve(contacts.size());
   for (const PersistentContact& c : contacts) {  // the warm start first
     sweep.emplace_back(c, pairOf(bodies, c));
-    applyImpulse(bodies, sweep.back(), c.impulse);
+    lambda.push_back(sweep.back().frame.transpose() * c.impulse);
+    applyImpulse(v, w, sweep.back(), lambda.back());
   }
 
   PersistentContactReport report;
   report.status = PersistentContactStatus::kIterationLimit;
-  std::vector<ContactBody> sweepStart;
+  std::vector<Vec3> vStart, wStart;
   for (int iteration = 1; iteration <= settings.maxIterations; ++iteration) {
-    sweepStart = bodies;
+    vStart = v;
+    wStart = w;
     for (std::size_t i = 0; i < contacts.size(); ++i) {
-      PersistentContact& c = contacts[i];
       const SweepContact& s = sweep[i];
-      const Vec3 u0 = relativeVelocityOf(bodies, s);
-      const Vec3 next = solveLocal(s, u0, c.impulse, c.normal, c.friction);
-      applyImpulse(bodies, s, next - c.impulse);
-      c.impulse = next;
+      const Vec3 next = solveLocal(s, relativeVelocityOf(v, w, s), lambda[i], contacts[i].friction);
+      applyImpulse(v, w, s, next - lambda[i]);
+      lambda[i] = next;
     }
     // The change over the whole sweep: where contacts are redundant the impulses shift among
     // them, each shift moving its own contact, long after the motion has settled.
-    double largestChange = 0.0;  // of a contact's relative velocity (m/s)
-    for (const SweepContact& s : sweep) {
-      largestChange =
-          std::max(largestChange,
-                   (relativeVelocityOf(bodies, s) - relativeVelocityOf(sweepStart, s)).norm());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      vStart[i] = v[i] - vStart[i];
+      wStart[i] = w[i] - wStart[i];
     }
+    double largestChange = 0.0;  // of a contact's relative velocity (m/s)
+    for (const SweepContact& s : sweep)
+      largestChange = std::max(largestChange, relativeVelocityOf(vStart, wStart, s).norm());
     report.iterations = iteration;
     if (largestChange <= settings.tolerance) {
       report.status = PersistentContactStatus::kConverged;
@@ -186,8 +194,13 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     }
   }
   for (std::size_t i = 0; i < contacts.size(); ++i) {
-    const double un = contacts[i].normal.dot(relativeVelocityOf(bodies, sweep[i]));
-    report.penetrationRate = std::max(report.penetrationRate, -un);
+    contacts[i].impulse = sweep[i].frame * lambda[i];
+    report.penetrationRate =
+        std::max(report.penetrationRate, -relativeVelocityOf(v, w, sweep[i])(0));
+  }
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    bodies[i].linearVelocity = v[i];
+    bodies[i].angularVelocity = w[i];
   }
   report.energyChange = totalEnergy() - energyBefore;
   if (!report.ok()) {
