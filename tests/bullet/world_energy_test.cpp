@@ -79,7 +79,7 @@ TEST(DynamicsWorldEnergy, NeverIncreasesWithFrictionlessNewtonRestitution) {
 }
 
 // Known failures: of seeds 1–200 with Stronge's law and friction these five gain energy (measured:
-// 5.1e-4, 8.4e-4, 8.7e-4, 3.8e-3 and 2.0e-6 J in a step). In seed 105 a cube stacked on another
+// 5.1e-4, 8.4e-4, 8.7e-4, 2.4e-3 and 2.0e-6 J in a step). In seed 105 a cube stacked on another
 // beside a ball never comes to rest: each step starts with the stack moving by a few cm/s and ends
 // it at rest, and the potential energy passes between the bodies with gains of 1e-3 J (a chattering
 // stack; the energy guard then removes up to 5e-3 J of kinetic energy a step).
