@@ -15,6 +15,8 @@
 //   6 writeBodies              poses and velocities back to Bullet
 #include "variational_step.h"
 
+#include "face_crossings.h"
+
 #include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
 
 #include <algorithm>
@@ -39,10 +41,6 @@ btTransform transformOf(const btCollisionObject& object, const core::BodyState* 
   return state != nullptr ? btTransform(toBt(state->R), toBt(state->x))
                           : object.getWorldTransform();
 }
-
-// Two contact points closer than this are one (m): stacked boxes' corners meet, and the same point
-// twice would make the contact LCP redundant and its Gauss–Seidel slow.
-constexpr double kSamePoint = 1e-5;
 
 // The contact points of a face or edge contact, where a single witness point would leave the face
 // free to tip: the vertices of `side`'s shape (if polyhedral) within `reach` of the witness point
@@ -259,6 +257,9 @@ std::vector<PairContact> VariationalStep::contactsNow(const CandidatePair& pair,
   std::vector<PairContact> contacts;
   addVertexContacts(geometry, 0, reach, g.normal, g.pointOnA, pair, normal, contacts);
   addVertexContacts(geometry, 1, reach, -g.normal, g.pointOnB, pair, normal, contacts);
+  int crossing = 0;
+  for (const btVector3& point : faceCrossings(geometry, g.normal, g.pointOnA, g.pointOnB, reach))
+    contacts.push_back({pair, toEigen(point), normal, crossingFeature(crossing++)});
   if (contacts.empty()) {
     contacts.push_back({pair, toEigen(0.5 * (g.pointOnA + g.pointOnB)), normal, -1});
   }
@@ -269,9 +270,10 @@ void VariationalStep::markTouching(int p, double distance, const std::vector<Pai
                                    bool held) {
   // A smooth pair touches at one point, whose gap the pair's is: it needs no slack after an
   // impact, and a ball falling back onto the plane within the step is caught at zero gap.
+  // Polyhedra touch at vertices or face crossings.
   const bool vertices =
       std::any_of(touching.begin(), touching.end(),
-                  [](const PairContact& contact) { return contact.feature >= 0; });
+                  [](const PairContact& contact) { return contact.feature != -1; });
   if (held || vertices) m_pairs[p].slack = kContactTolerance + std::max(0.0, -distance);
   m_tracks[p].touched = m_tracks[p].touched || vertices;
   m_tracks[p].impactAt.reset();

@@ -67,7 +67,7 @@ struct PairContact {
   CandidatePair pair;
   core::Vec3 point;
   core::Vec3 normal;
-  int feature;  // vertexFeature() for polyhedral contacts, −1 for the gap's witness point
+  int feature;  // vertexFeature(), crossingFeature(), or −1 for the gap's witness point
 };
 
 // A set of step bodies joined by candidate pairs (fixed objects join nothing): what happens in one

@@ -34,10 +34,17 @@ btVector3 vertexAt(const btPolyhedralConvexShape& polyhedron, const btTransform&
 // the contact tolerance. ≤ 0: touching.
 double vertexGap(const PairGeometry& geometry, int side, int vertex);
 
-// A contact feature's number: vertex i of side A is 2i, of side B 2i + 1 (−1 is a smooth
-// shape's witness point).
+// Two contact points closer than this are one (m): stacked boxes' corners meet, and the same point
+// twice would make the contact LCP redundant and its Gauss–Seidel slow.
+inline constexpr double kSamePoint = 1e-5;
+
+// A contact feature's number: vertex i of side A is 2i, of side B 2i + 1; −1 is the gap's witness
+// point, −2 − k the k-th face crossing (face_crossings.h). Only vertices are material points.
 inline int vertexFeature(int side, int vertex) {
   return 2 * vertex + side;
+}
+inline int crossingFeature(int crossing) {
+  return -2 - crossing;
 }
 
 }  // namespace carom

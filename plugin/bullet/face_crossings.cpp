@@ -1,0 +1,116 @@
+#include "face_crossings.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace carom {
+namespace {
+
+struct Point2 {
+  double x, y;
+};
+
+// > 0 when o → a → b turns counter-clockwise.
+double turn(const Point2& o, const Point2& a, const Point2& b) {
+  return (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x);
+}
+
+bool near(const Point2& a, const Point2& b) {
+  return std::hypot(a.x - b.x, a.y - b.y) <= kSamePoint;
+}
+
+// The convex hull, counter-clockwise, without collinear or repeated points (Andrew's monotone
+// chain): a face's outline, an edge's two ends or a vertex.
+std::vector<Point2> hullOf(std::vector<Point2> points) {
+  std::sort(points.begin(), points.end(), [](const Point2& a, const Point2& b) {
+    return a.x < b.x || (a.x == b.x && a.y < b.y);
+  });
+  points.erase(std::unique(points.begin(), points.end(), near), points.end());
+  const std::size_t n = points.size();
+  if (n < 3) return points;
+  std::vector<Point2> hull(2 * n);
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < n; ++i) {  // the lower chain
+    while (k >= 2 && turn(hull[k - 2], hull[k - 1], points[i]) <= 0)
+      --k;
+    hull[k++] = points[i];
+  }
+  for (std::size_t i = n - 1, lower = k + 1; i > 0; --i) {  // the upper chain
+    while (k >= lower && turn(hull[k - 2], hull[k - 1], points[i - 1]) <= 0)
+      --k;
+    hull[k++] = points[i - 1];
+  }
+  hull.resize(k - 1);  // the last point repeats the first
+  return hull;
+}
+
+// The part of `subject` (a convex polygon counter-clockwise, or a segment) inside the convex
+// polygon `clip` (counter-clockwise, at least three corners): Sutherland–Hodgman, one clip edge
+// at a time.
+std::vector<Point2> clipped(std::vector<Point2> subject, const std::vector<Point2>& clip) {
+  for (std::size_t e = 0; e < clip.size() && !subject.empty(); ++e) {
+    const Point2& a = clip[e];
+    const Point2& b = clip[(e + 1) % clip.size()];
+    std::vector<Point2> kept;
+    for (std::size_t i = 0; i < subject.size(); ++i) {
+      const Point2& p = subject[i];
+      const Point2& q = subject[(i + 1) % subject.size()];
+      const double sp = turn(a, b, p), sq = turn(a, b, q);
+      if (sp >= 0) kept.push_back(p);
+      if ((sp >= 0) != (sq >= 0)) {
+        const double t = sp / (sp - sq);
+        kept.push_back({p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)});
+      }
+    }
+    subject = std::move(kept);
+  }
+  return subject;
+}
+
+}  // namespace
+
+std::vector<btVector3> faceCrossings(const PairGeometry& geometry, const btVector3& normal,
+                                     const btVector3& pointOnA, const btVector3& pointOnB,
+                                     double reach) {
+  btVector3 t1, t2;
+  btPlaneSpace1(normal, t1, t2);
+  std::vector<Point2> outline[2];
+  for (int side = 0; side < 2; ++side) {
+    const btPolyhedralConvexShape* polyhedron = polyhedronOf(geometry.shape[side]);
+    if (polyhedron == nullptr) return {};
+    const btVector3 away = side == 0 ? normal : -normal;
+    const btVector3& witness = side == 0 ? pointOnA : pointOnB;
+    for (int i = 0; i < polyhedron->getNumVertices(); ++i) {
+      const btVector3 world = vertexAt(*polyhedron, geometry.frame[side], i);
+      if (away.dot(world - witness) <= reach)
+        outline[side].push_back({t1.dot(world), t2.dot(world)});
+    }
+  }
+  const std::vector<Point2> vertices = [&] {
+    std::vector<Point2> both = outline[0];
+    both.insert(both.end(), outline[1].begin(), outline[1].end());
+    return both;
+  }();
+  const std::vector<Point2> a = hullOf(outline[0]), b = hullOf(outline[1]);
+  // A face against a face or an edge; an edge across an edge touches at the witness point.
+  std::vector<Point2> overlap;
+  if (b.size() >= 3) {
+    overlap = clipped(a, b);
+  } else if (a.size() >= 3) {
+    overlap = clipped(b, a);
+  }
+  const double height = normal.dot(0.5 * (pointOnA + pointOnB));
+  std::vector<btVector3> crossings;
+  for (const Point2& corner : overlap) {
+    const bool vertex = std::any_of(vertices.begin(), vertices.end(),
+                                    [&](const Point2& v) { return near(v, corner); });
+    const btVector3 world = corner.x * t1 + corner.y * t2 + height * normal;
+    const bool listed = std::any_of(crossings.begin(), crossings.end(), [&](const btVector3& c) {
+      return (c - world).length() <= kSamePoint;
+    });
+    if (!vertex && !listed) crossings.push_back(world);
+  }
+  return crossings;
+}
+
+}  // namespace carom

@@ -1,0 +1,23 @@
+// The corners of two touching faces' overlap that are vertices of neither shape. A box resting on
+// a box turned about the normal touches it where their edges cross; with its vertices alone (each
+// lies beyond the other face) it would be held at the gap's single witness point, balance there
+// and rock, and a stack of two gained up to 2.4e-3 J a step (measured, world_energy_test.cpp).
+// Internal to the plugin.
+#pragma once
+
+#include <vector>
+
+#include "vertex_contacts.h"
+
+namespace carom {
+
+// Seen along the contact normal `normal` (unit, from B toward A), the outlines of the pair's faces
+// (or edges) within `reach` of the contact plane through the witness points: the corners of their
+// overlap, in the world on the plane midway between the witness points, less the shapes' own
+// vertices (vertex contacts; within kSamePoint). Empty unless both shapes are polyhedra and one of
+// the two touches with a face.
+std::vector<btVector3> faceCrossings(const PairGeometry& geometry, const btVector3& normal,
+                                     const btVector3& pointOnA, const btVector3& pointOnB,
+                                     double reach);
+
+}  // namespace carom
