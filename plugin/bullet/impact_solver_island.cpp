@@ -125,7 +125,7 @@ core::contact::PersistentContactReport solveContacts(Island& island) {
       continue;
     }
     closing.push_back({contact.bodyA, contact.bodyB, contact.point, contact.normal,
-                       contact.material.friction, contact.impulse});
+                       contact.material.friction, 0.0, contact.impulse});
     owners.push_back(&contact);
   }
   core::contact::PersistentContactReport report;

@@ -58,8 +58,9 @@ void addVertexContacts(const PairGeometry& geometry, int side, double reach, con
     const bool listed = std::any_of(out.begin(), out.end(), [&](const PairContact& contact) {
       return (contact.point - point).norm() <= kSamePoint;
     });
-    if (!listed && vertexGap(geometry, side, i) <= reach - kContactTolerance) {
-      out.push_back({pair, point, normal, vertexFeature(side, i)});
+    const double gap = vertexGap(geometry, side, i);
+    if (!listed && gap <= reach - kContactTolerance) {
+      out.push_back({pair, point, normal, vertexFeature(side, i), std::max(0.0, gap)});
     }
   }
 }
@@ -259,9 +260,11 @@ std::vector<PairContact> VariationalStep::contactsNow(const CandidatePair& pair,
   addVertexContacts(geometry, 1, reach, -g.normal, g.pointOnB, pair, normal, contacts);
   int crossing = 0;
   for (const btVector3& point : faceCrossings(geometry, g.normal, g.pointOnA, g.pointOnB, reach))
-    contacts.push_back({pair, toEigen(point), normal, crossingFeature(crossing++)});
+    contacts.push_back(
+        {pair, toEigen(point), normal, crossingFeature(crossing++), std::max(0.0, g.distance)});
   if (contacts.empty()) {
-    contacts.push_back({pair, toEigen(0.5 * (g.pointOnA + g.pointOnB)), normal, -1});
+    contacts.push_back(
+        {pair, toEigen(0.5 * (g.pointOnA + g.pointOnB)), normal, -1, std::max(0.0, g.distance)});
   }
   return contacts;
 }

@@ -68,6 +68,7 @@ struct PairContact {
   core::Vec3 point;
   core::Vec3 normal;
   int feature;  // vertexFeature(), crossingFeature(), or −1 for the gap's witness point
+  double gap;   // how far it is from touching (m), 0 when it touches
 };
 
 // A set of step bodies joined by candidate pairs (fixed objects join nothing): what happens in one
@@ -236,6 +237,8 @@ class VariationalStep {
   // kick–flow–kick moves a held body by up to a h²/8 about its rest pose, and a corner nearer the
   // ground than that, left free, would strike it every step (a box rocking from corner to corner,
   // sinking by the contact tolerance each time). kContactTolerance + a h²/4 for the largest load a.
+  // Such a vertex is held as a speculative contact, free to close its gap over the rest of the
+  // step.
   double m_holdingReach = kContactTolerance;
   std::vector<core::BodyState> m_start;  // per step body: its state at the start of the step
   std::vector<core::BodyState> m_trial;  // per step body: its trial pose (stage 2)

@@ -62,13 +62,16 @@ void expectNoEnergyGain(ImpactLawKind law, bool frictional, unsigned firstSeed, 
   }
 }
 
-// Sixty scenes per law. Cubes in them used to chatter on their corners: struck on one corner
-// while another approached (the pair's gap hid the second), or rocking at rest from corner to
-// corner (corners a few micrometres off the ground left free), until solver.maxEventsPerStep ended
-// the step and they sank 1 cm and gained up to 1.5e-2 J per step; or, having left a step moving up,
-// carried up through the next by a half impulse as if supported (5e-4 J).
+// Cubes in these scenes used to chatter on their corners: struck on one corner while another
+// approached (the pair's gap hid the second), or rocking at rest from corner to corner (corners a
+// few micrometres off the ground left free), until solver.maxEventsPerStep ended the step and they
+// sank 1 cm and gained up to 1.5e-2 J per step; or, having left a step moving up, carried up
+// through the next by a half impulse as if supported (5e-4 J); or a cube propped up on a corner
+// held short of the ground, which lifted it as it rocked (up to 8.7e-4 J; now a speculative
+// contact), or turned on another cube and held at one point, on which it balanced and rocked
+// (2.4e-3 J; face_crossings.h). Seeds 1–180 all hold.
 TEST(DynamicsWorldEnergy, NeverIncreasesWithStrongeRestitutionAndFriction) {
-  expectNoEnergyGain(ImpactLawKind::kStronge, true, 1, 60);
+  expectNoEnergyGain(ImpactLawKind::kStronge, true, 1, 180);
 }
 
 // Newton's restitution with friction can gain energy (Kane & Levinson; classical.h, reproduced
@@ -78,13 +81,11 @@ TEST(DynamicsWorldEnergy, NeverIncreasesWithFrictionlessNewtonRestitution) {
   expectNoEnergyGain(ImpactLawKind::kNewton, false, 1, 60);
 }
 
-// Known failures: of seeds 1–200 with Stronge's law and friction these five gain energy (measured:
-// 5.1e-4, 8.4e-4, 8.7e-4, 2.4e-3 and 2.0e-6 J in a step). In seed 105 a cube stacked on another
-// beside a ball never comes to rest: each step starts with the stack moving by a few cm/s and ends
-// it at rest, and the potential energy passes between the bodies with gains of 1e-3 J (a chattering
-// stack; the energy guard then removes up to 5e-3 J of kinetic energy a step).
+// Known failures: of seeds 1–200 with Stronge's law and friction these two gain energy (measured:
+// 3.7e-5 and 1.6e-4 J in a step). In seed 196 the persistent-contact LCP reaches its 5000 sweeps
+// without converging in that step.
 TEST(DynamicsWorldEnergy, DISABLED_NeverIncreasesInAChatteringStack) {
-  for (unsigned seed : {75u, 91u, 94u, 105u, 180u})
+  for (unsigned seed : {181u, 196u})
     expectNoEnergyGain(ImpactLawKind::kStronge, true, seed, seed);
 }
 

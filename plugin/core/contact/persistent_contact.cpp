@@ -44,6 +44,9 @@ void validate(const std::vector<ContactBody>& bodies,
     if (!std::isfinite(c.friction) || c.friction < 0.0) {
       throw Error(name + ": friction must be finite and non-negative");
     }
+    if (!std::isfinite(c.approach) || c.approach < 0.0) {
+      throw Error(name + ": the allowed approach speed must be finite and non-negative");
+    }
     if (!c.impulse.allFinite()) throw Error(name + ": warm-start impulse is not finite");
     try {
       impact::validateContact(pairOf(bodies, c));
@@ -56,7 +59,7 @@ void validate(const std::vector<ContactBody>& bodies,
 // One contact's problem with the others' impulses frozen: relative velocity u(P) = u0 + K(P − P0)
 // for the impulse P on B. Normal first, then friction (the staggered projected Gauss–Seidel of
 // rigid-body engines), each a descent step on the kinetic energy:
-//   P_n ← max(0, P_n − u_n / K_nn), the exact minimiser along n;
+//   P_n ← max(0, P_n − (u_n + c) / K_nn), the exact minimiser along n;
 //   P_t ← the exact sticking impulse K_tt⁻¹ if it lies in the disk ‖P_t‖ ≤ μP_n, otherwise
 //         proj_disk(P_t − u_t / k), k the largest eigenvalue of K_tt: a projected gradient step
 //         whose fixed points on the rim have u_t ∥ −P_t, i.e. Coulomb's maximal dissipation
@@ -93,8 +96,9 @@ struct SweepContact {
 
 // The contact-frame impulse after the local solve, from λ0 with relative velocity u0 (contact
 // frame).
-Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& lambda0, double mu) {
-  const double pn = std::max(0.0, lambda0(0) - u0(0) / s.K(0, 0));
+Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& lambda0, double mu,
+                double approach) {
+  const double pn = std::max(0.0, lambda0(0) - (u0(0) + approach) / s.K(0, 0));
   const Vec3 u = u0 + s.K.col(0) * (pn - lambda0(0));  // the normal update, tangents unchanged
   const Eigen::Vector2d pt = lambda0.tail<2>(), ut = u.tail<2>();
   const double radius = mu * pn;
@@ -174,7 +178,8 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     wStart = w;
     for (std::size_t i = 0; i < contacts.size(); ++i) {
       const SweepContact& s = sweep[i];
-      const Vec3 next = solveLocal(s, relativeVelocityOf(v, w, s), lambda[i], contacts[i].friction);
+      const Vec3 next = solveLocal(s, relativeVelocityOf(v, w, s), lambda[i], contacts[i].friction,
+                                   contacts[i].approach);
       applyImpulse(v, w, s, next - lambda[i]);
       lambda[i] = next;
     }
@@ -195,8 +200,8 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   }
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     contacts[i].impulse = sweep[i].frame * lambda[i];
-    report.penetrationRate =
-        std::max(report.penetrationRate, -relativeVelocityOf(v, w, sweep[i])(0));
+    report.penetrationRate = std::max(
+        report.penetrationRate, -(relativeVelocityOf(v, w, sweep[i])(0) + contacts[i].approach));
   }
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     bodies[i].linearVelocity = v[i];

@@ -116,6 +116,30 @@ TEST(PersistentContact, SeparatingContactsTakeNoImpulse) {
     EXPECT_EQ(c.impulse, Vec3::Zero());
 }
 
+// A speculative contact (a gap short of touching) may still close at its allowance c: a box
+// falling slower takes no impulse; one falling faster is slowed to exactly c, and loses energy.
+TEST(PersistentContact, AnAllowedApproachIsStoppedOnlyBeyondIt) {
+  for (const double fall : {0.05, 0.3}) {
+    BoxOnGround box(Vec3(0.3, 0, -fall), Vec3::Zero(), 0.5);
+    for (PersistentContact& c : box.contacts)
+      c.approach = 0.1;
+    const PersistentContactReport report =
+        solvePersistentContacts(box.bodies, box.contacts, {5000, 1e-12});
+    ASSERT_TRUE(report.ok()) << fall;
+    EXPECT_NEAR(box.bodies[0].linearVelocity.z(), -std::min(fall, 0.1), 1e-12) << fall;
+    EXPECT_LE(report.penetrationRate, 1e-12);
+    EXPECT_LE(report.energyChange, 0.0);
+    if (fall < 0.1) {
+      EXPECT_EQ(box.bodies[0].linearVelocity, Vec3(0.3, 0, -fall));
+      for (const PersistentContact& c : box.contacts)
+        EXPECT_EQ(c.impulse, Vec3::Zero());
+    } else {
+      // Sliding on, it loses μ P_n / m = μ (0.3 − 0.1) of its speed to friction.
+      EXPECT_NEAR(box.bodies[0].linearVelocity.x(), 0.3 - 0.5 * 0.2, 1e-9);
+    }
+  }
+}
+
 TEST(PersistentContact, RandomStacksSatisfyTheContactConditionsWithoutGainingEnergy) {
   // Random bodies pressed into each other and the ground at random points: at the solution, no
   // contact approaches, impulses lie in their cones, complementarity holds, energy does not rise.
@@ -194,6 +218,8 @@ TEST(PersistentContact, RefusesBadInputAndChangesNothing) {
   refuses([](BoxOnGround& b) { b.contacts[1].bodyB = 3; });
   refuses([](BoxOnGround& b) { b.contacts[1].bodyA = b.contacts[1].bodyB; });
   refuses([](BoxOnGround& b) { b.contacts[2].friction = -0.1; });
+  refuses([](BoxOnGround& b) { b.contacts[3].approach = -1e-3; });
+  refuses([](BoxOnGround& b) { b.contacts[3].approach = std::numeric_limits<double>::infinity(); });
   refuses([](BoxOnGround& b) { b.contacts[2].normal = Vec3(0, 0, 2); });
   refuses([](BoxOnGround& b) { b.contacts[0].impulse.x() = std::nan(""); });
   refuses([](BoxOnGround& b) { b.bodies[0].inverseMass = -1.0; });

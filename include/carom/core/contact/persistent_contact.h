@@ -4,13 +4,16 @@
 // has to keep the contacts closed without gaining energy.
 //
 // For every contact i with relative velocity u_i = v_B − v_A at its point (normal n_i from A into
-// B) it finds an impulse P_i on B (−P_i on A) such that, after all impulses,
-//   u_n ≥ 0, P_n ≥ 0, u_n P_n = 0                      (non-penetration at velocity level)
+// B) and allowed approach speed c_i ≥ 0 it finds an impulse P_i on B (−P_i on A) such that,
+// after all impulses,
+//   u_n + c ≥ 0, P_n ≥ 0, (u_n + c) P_n = 0            (non-penetration at velocity level)
 //   ‖P_t‖ ≤ μ P_n, and P_t = −μ P_n û_t when u_t ≠ 0   (Coulomb's law, maximal dissipation)
 // by projected Gauss–Seidel over the contacts (normal, then friction; see the source). A solution
 // cannot gain energy: with u⁺ = u⁻ + AP (A the Delassus matrix), ΔT = P·u⁻ + ½PᵀAP = Σ P_i·u_i⁺ −
-// ½PᵀAP, and both terms are ≤ 0 (P_i·u_i⁺ = −μP_n‖u_t⁺‖ by the conditions above). The report gives
-// ΔT, measured.
+// ½PᵀAP, and both terms are ≤ 0 (P_i·u_i⁺ = −c P_n − μP_n‖u_t⁺‖ by the conditions above). The
+// report gives ΔT, measured. The allowance c is a speculative contact's: a point a gap g short of
+// touching, held over a time τ, may still close at g/τ, and is pushed only to stop it going
+// further (held as if touching, it would be propped up in the air).
 #pragma once
 
 #include <string>
@@ -29,6 +32,7 @@ struct PersistentContact {
   Vec3 point = Vec3::Zero();    // world frame (m)
   Vec3 normal = Vec3::UnitZ();  // unit, from A into B
   double friction = 0.0;        // μ ≥ 0
+  double approach = 0.0;        // c ≥ 0: the normal speed at which it may still close (m/s)
   Vec3 impulse = Vec3::Zero();  // warm start on input (N s, on B); the solution on output
 };
 
@@ -48,17 +52,18 @@ const char* toString(PersistentContactStatus status);
 
 struct PersistentContactReport {
   PersistentContactStatus status = PersistentContactStatus::kConverged;
-  int iterations = 0;          // sweeps taken
-  double energyChange = 0.0;   // kinetic energy after minus before (J), ≤ 0
-  double penetrationRate = 0;  // max over contacts of −u_n⁺ (m/s) after the solve, ≥ 0 ideally
+  int iterations = 0;         // sweeps taken
+  double energyChange = 0.0;  // kinetic energy after minus before (J), ≤ 0
+  double penetrationRate =
+      0;  // max over contacts of −(u_n⁺ + c) (m/s) after the solve, ≤ 0 ideally
   std::string message;
   bool ok() const { return status == PersistentContactStatus::kConverged; }
 };
 
 // Solves the contacts and updates the bodies' velocities and the contacts' impulses in place.
 // Throws carom::Error naming the contact for an index out of range, a contact between the world
-// and itself or a body and itself, a non-unit normal, a negative or non-finite μ, or an invalid
-// body (impact::validateContact); nothing is changed then.
+// and itself or a body and itself, a non-unit normal, a negative or non-finite μ or c, or an
+// invalid body (impact::validateContact); nothing is changed then.
 PersistentContactReport solvePersistentContacts(std::vector<impact::ContactBody>& bodies,
                                                 std::vector<PersistentContact>& contacts,
                                                 const PersistentContactSettings& settings = {});
