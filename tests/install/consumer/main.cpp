@@ -5,7 +5,8 @@
 #include <cstdio>
 
 int main() {
-  static_assert(sizeof(btScalar) == sizeof(double), "carom::carom must bring double-precision Bullet");
+  static_assert(sizeof(btScalar) == sizeof(double),
+                "carom::carom must bring double-precision Bullet");
   const auto body = carom::core::uniformEllipsoid(1.0, {2.0, 3.0, 4.0});
   carom::core::BodyState state;
   state.Pi = {4.0, -4.0, 4.0};
