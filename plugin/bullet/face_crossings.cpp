@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace carom {
 namespace {
@@ -86,11 +87,6 @@ std::vector<btVector3> faceCrossings(const PairGeometry& geometry, const btVecto
         outline[side].push_back({t1.dot(world), t2.dot(world)});
     }
   }
-  const std::vector<Point2> vertices = [&] {
-    std::vector<Point2> both = outline[0];
-    both.insert(both.end(), outline[1].begin(), outline[1].end());
-    return both;
-  }();
   const std::vector<Point2> a = hullOf(outline[0]), b = hullOf(outline[1]);
   // A face against a face or an edge; an edge across an edge touches at the witness point.
   std::vector<Point2> overlap;
@@ -102,8 +98,10 @@ std::vector<btVector3> faceCrossings(const PairGeometry& geometry, const btVecto
   const double height = normal.dot(0.5 * (pointOnA + pointOnB));
   std::vector<btVector3> crossings;
   for (const Point2& corner : overlap) {
-    const bool vertex = std::any_of(vertices.begin(), vertices.end(),
-                                    [&](const Point2& v) { return near(v, corner); });
+    const bool vertex = std::any_of(std::begin(outline), std::end(outline), [&](const auto& side) {
+      return std::any_of(side.begin(), side.end(),
+                         [&](const Point2& v) { return near(v, corner); });
+    });
     const btVector3 world = corner.x * t1 + corner.y * t2 + height * normal;
     const bool listed = std::any_of(crossings.begin(), crossings.end(), [&](const btVector3& c) {
       return (c - world).length() <= kSamePoint;

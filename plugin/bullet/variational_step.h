@@ -114,6 +114,7 @@ class VariationalStep {
     int feature;
     int island;
     double span;  // the fraction of the step it was held over (`remaining` when held)
+    DynamicsWorld::ContactKey key() const { return {{pair.a, pair.b}, feature}; }
   };
 
   // Stage 1: the active dynamic bodies as core states.

@@ -112,17 +112,13 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // Warm start: a contact held earlier in this step starts from its impulse then, scaled to the
   // time left (against steady loads the impulse is proportional to it: a pile at rest needs no
   // sweep); the others from the last step's.
-  std::map<std::pair<std::pair<const btCollisionObject*, const btCollisionObject*>, int>,
-           core::Vec3>
-      thisStepImpulse;
+  std::map<DynamicsWorld::ContactKey, core::Vec3> thisStepImpulse;
   for (const HeldContact& h : m_held) {
-    if (h.island == id)
-      thisStepImpulse[{{h.pair.a, h.pair.b}, h.feature}] = (remaining / h.span) * h.contact.impulse;
+    if (h.island == id) thisStepImpulse[h.key()] = (remaining / h.span) * h.contact.impulse;
   }
   for (std::size_t i = 0; i < contacts.size(); ++i) {
-    const std::pair key{std::pair{held[i].pair.a, held[i].pair.b}, held[i].feature};
-    const auto thisStep = thisStepImpulse.find(key);
-    const auto lastStep = m_world.m_warmStart.find(key);
+    const auto thisStep = thisStepImpulse.find(held[i].key());
+    const auto lastStep = m_world.m_warmStart.find(held[i].key());
     contacts[i].impulse = thisStep != thisStepImpulse.end()       ? thisStep->second
                           : lastStep != m_world.m_warmStart.end() ? toEigen(lastStep->second)
                                                                   : core::Vec3::Zero().eval();
@@ -170,7 +166,7 @@ void VariationalStep::applyPersistentEnd(const std::vector<Island>& islands) {
   // The warm start of the next step: this step's impulses only.
   m_world.m_warmStart.clear();
   for (const HeldContact& held : m_held)
-    m_world.m_warmStart[{{held.pair.a, held.pair.b}, held.feature}] = toBt(held.contact.impulse);
+    m_world.m_warmStart[held.key()] = toBt(held.contact.impulse);
   for (std::size_t id = 0; id < islands.size(); ++id)
     stopHeldContacts(islands[id], static_cast<int>(id));
 }

@@ -92,10 +92,11 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
 
   Config m_config;
   std::map<const btCollisionObject*, std::string> m_materials;
-  // Persistent-contact impulses of the previous step (warm start), keyed by the pair and the
-  // contact point's feature (vertex index, −1 for the single witness point).
-  std::map<std::pair<std::pair<const btCollisionObject*, const btCollisionObject*>, int>, btVector3>
-      m_warmStart;
+  // A persistent contact: its pair and its point's feature (vertex number, −1 for the single
+  // witness point, −2 − k for the k-th face crossing).
+  using ContactKey = std::pair<std::pair<const btCollisionObject*, const btCollisionObject*>, int>;
+  // Persistent-contact impulses of the previous step (warm start).
+  std::map<ContactKey, btVector3> m_warmStart;
   ImpactCallback m_impactCallback;
   std::vector<ImpactEvent> m_impactEvents;
   StepDiagnostics m_lastStep;

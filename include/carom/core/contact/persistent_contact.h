@@ -54,8 +54,8 @@ struct PersistentContactReport {
   PersistentContactStatus status = PersistentContactStatus::kConverged;
   int iterations = 0;         // sweeps taken
   double energyChange = 0.0;  // kinetic energy after minus before (J), ≤ 0
-  double penetrationRate =
-      0;  // max over contacts of −(u_n⁺ + c) (m/s) after the solve, ≤ 0 ideally
+  // Max over contacts of −(u_n⁺ + c) (m/s) after the solve, ≤ 0 ideally.
+  double penetrationRate = 0;
   std::string message;
   bool ok() const { return status == PersistentContactStatus::kConverged; }
 };
