@@ -170,6 +170,32 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     applyImpulse(v, w, sweep.back(), lambda.back());
   }
 
+  // A contact is solved again only once its relative velocity may have changed by more than the
+  // tolerance since its last solve left it as it was; until then a solve would change nothing.
+  // A body's `moved` sums |Δv| + |Δω| reach over the impulses applied to it, a bound on how much
+  // the relative velocity at any of its contacts has changed (|Δω × r| ≤ |Δω| |r|). After a
+  // disturbance (a body landing on a pile, with a warm start exact elsewhere) the sweeps then work
+  // where the motion changes, not over the whole island.
+  std::vector<double> reach(bodies.size(), 0.0), moved(bodies.size(), 0.0);
+  for (const PersistentContact& c : contacts) {
+    for (const int index : {c.bodyA, c.bodyB}) {
+      if (index != kWorld) {
+        reach[index] = std::max(reach[index], (c.point - bodies[index].centerOfMass).norm());
+      }
+    }
+  }
+  const auto movedOf = [&](int index) { return index == kWorld ? 0.0 : moved[index]; };
+  // The bound of what an impulse change did to the body at `index`; added to its `moved`.
+  const auto move = [&](int index, double inverseMass, const Mat3& turn, const Vec3& change) {
+    if (index == kWorld) return 0.0;
+    const double bound = inverseMass * change.norm() + (turn * change).norm() * reach[index];
+    moved[index] += bound;
+    return bound;
+  };
+  // Per contact: whether its last solve left it as it was, and its bodies' `moved` then.
+  std::vector<bool> fresh(contacts.size(), false), changed(contacts.size(), false);
+  std::vector<double> seenA(contacts.size()), seenB(contacts.size());
+
   PersistentContactReport report;
   report.status = PersistentContactStatus::kIterationLimit;
   std::vector<Vec3> vStart, wStart;
@@ -182,16 +208,34 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       vStart = v;
       wStart = w;
     }
+    bool solved = false;
     for (std::size_t i = 0; i < contacts.size(); ++i) {
       const SweepContact& s = sweep[i];
+      if (fresh[i] && movedOf(s.a) - seenA[i] + (movedOf(s.b) - seenB[i]) <= settings.tolerance)
+        continue;
+      solved = true;
       const Vec3 next = solveLocal(s, relativeVelocityOf(v, w, s), lambda[i], contacts[i].friction,
                                    contacts[i].approach);
-      applyImpulse(v, w, s, next - lambda[i]);
+      const Vec3 change = next - lambda[i];
+      changed[i] = changed[i] || change != Vec3::Zero();
+      applyImpulse(v, w, s, change);
       lambda[i] = next;
+      // The local solve is one staggered step (normal, then friction), not the solution of the
+      // contact's own problem: it is fresh only once a solve no longer moves it.
+      fresh[i] =
+          move(s.a, s.inverseMassA, s.turnA, change) + move(s.b, s.inverseMassB, s.turnB, change) <=
+          settings.tolerance;
+      seenA[i] = movedOf(s.a);
+      seenB[i] = movedOf(s.b);
+    }
+    if (!solved) {  // every contact is as its solve would leave it
+      report.status = PersistentContactStatus::kConverged;
+      break;
     }
     if (!test) continue;
-    // The change over the whole sweep: where contacts are redundant the impulses shift among
-    // them, each shift moving its own contact, long after the motion has settled.
+    // Also converged when no contact's relative velocity changed by more than the tolerance over
+    // the whole sweep: where contacts are redundant the impulses shift among them, each shift
+    // moving its own contact, long after the motion has settled.
     for (std::size_t i = 0; i < v.size(); ++i) {
       vStart[i] = v[i] - vStart[i];
       wStart[i] = w[i] - wStart[i];
@@ -205,7 +249,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     }
   }
   for (std::size_t i = 0; i < contacts.size(); ++i) {
-    contacts[i].impulse = sweep[i].frame * lambda[i];
+    if (changed[i]) contacts[i].impulse = sweep[i].frame * lambda[i];  // else exactly the start
     report.penetrationRate = std::max(
         report.penetrationRate, -(relativeVelocityOf(v, w, sweep[i])(0) + contacts[i].approach));
   }

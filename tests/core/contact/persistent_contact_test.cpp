@@ -198,6 +198,44 @@ TEST(PersistentContact, WarmStartingFromTheSolutionConvergesInOneSweep) {
   EXPECT_LE((warm.bodies[0].linearVelocity - cold.bodies[0].linearVelocity).norm(), 1e-9);
 }
 
+TEST(PersistentContact, ADisturbanceIsSolvedWhereItIsAndTheRestKeepsItsWarmStart) {
+  // Twenty boxes on the ground, sliding and turning, warm-started from their solution, one of them
+  // now pushed down: its contacts take the push, and the others' impulses stay as they were.
+  std::vector<ContactBody> bodies;
+  std::vector<PersistentContact> contacts;
+  for (int k = 0; k < 20; ++k) {
+    BoxOnGround box(Vec3(0.1 * k, 0.0, -kG * kH), Vec3(0.0, 0.0, 0.02 * k), 0.5);
+    for (PersistentContact c : box.contacts) {
+      c.bodyB = k;
+      contacts.push_back(c);
+    }
+    bodies.push_back(box.bodies[0]);
+  }
+  const std::vector<ContactBody> before = bodies;
+  ASSERT_TRUE(solvePersistentContacts(bodies, contacts).ok());
+  const std::vector<ContactBody> after = bodies;
+  const std::vector<PersistentContact> solved = contacts;
+  bodies = before;
+  bodies[7].linearVelocity.z() -= 0.1;
+  const PersistentContactReport report = solvePersistentContacts(bodies, contacts);
+  ASSERT_TRUE(report.ok()) << report.message;
+  EXPECT_LE(report.penetrationRate, 1e-12);
+  EXPECT_LE(report.energyChange, 0.0);
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    if (contacts[i].bodyB != 7) {
+      EXPECT_LE((contacts[i].impulse - solved[i].impulse).norm(), 1e-12) << i;
+    }
+  }
+  // The pushed box (mass 2) is stopped as it was without the push, its contacts taking the extra
+  // 0.2 N s, and slides on slower, its friction grown with its normal impulse.
+  EXPECT_NEAR(bodies[7].linearVelocity.z(), after[7].linearVelocity.z(), 1e-9);
+  EXPECT_LT(bodies[7].linearVelocity.x(), after[7].linearVelocity.x() - 0.01);
+  double extra = 0.0;
+  for (std::size_t i = 28; i < 32; ++i)
+    extra += (contacts[i].impulse - solved[i].impulse).z();
+  EXPECT_NEAR(extra, 2.0 * 0.1, 1e-9);
+}
+
 TEST(PersistentContact, ReportsTheSweepCap) {
   BoxOnGround box(Vec3(0.4, -0.2, -kG * kH), Vec3(0.1, 0.0, 0.3), 0.4);
   PersistentContactSettings one;
