@@ -123,6 +123,8 @@ void VariationalStep::runIsland(Island& island, int id) {
     }
     for (const int body : island.bodies)
       m_bodies[body].state = flowBody(body, m_bodies[body].state, alpha);
+    for (const int p : island.pairs)
+      m_gapNow[p].reset();
     elapsed += alpha;
     // A landing below the resting speed would otherwise start a Zeno sequence of ever smaller
     // bounces inside the step: its contacts are held for the rest of the step instead.
@@ -196,11 +198,12 @@ int VariationalStep::addPair(const btCollisionObject* a, const btCollisionObject
   if (!m_world.getDispatcher()->needsResponse(a, b)) return -1;
   CandidatePair pair{a, b, stepIndexOf(a), stepIndexOf(b), 0.0};
   if (pair.bodyA == kFixed && pair.bodyB == kFixed) return -1;
-  const double start = gapNow(pair).distance;
+  const double start = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB)).distance;
   if (start <= kContactTolerance) pair.slack = kContactTolerance + std::max(0.0, -start);
   const int p = static_cast<int>(m_pairs.size());
   m_pairs.push_back(pair);
   m_tracks.emplace_back();
+  m_gapNow.emplace_back();
   for (const int body : {pair.bodyA, pair.bodyB}) {
     if (body != kFixed) m_pairsOf[body].push_back(p);
   }
@@ -246,14 +249,19 @@ Gap VariationalStep::gapAt(const CandidatePair& pair, const core::BodyState* a,
   return gapOf(geometryAt(pair, a, b));
 }
 
-Gap VariationalStep::gapNow(const CandidatePair& pair) const {
-  return gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+const Gap& VariationalStep::gapNow(int p) {
+  std::optional<Gap>& known = m_gapNow[p];
+  if (!known) {
+    const CandidatePair& pair = m_pairs[p];
+    known = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+  }
+  return *known;
 }
 
-std::vector<PairContact> VariationalStep::contactsNow(const CandidatePair& pair,
-                                                      double reach) const {
+std::vector<PairContact> VariationalStep::contactsNow(int p, double reach) {
+  const CandidatePair& pair = m_pairs[p];
   const PairGeometry geometry = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
-  const Gap g = gapOf(geometry);
+  const Gap& g = gapNow(p);
   const core::Vec3 normal = -toEigen(g.normal);  // the core's: from A into B
   std::vector<PairContact> contacts;
   addVertexContacts(geometry, 0, reach, g.normal, g.pointOnA, pair, normal, contacts);
@@ -330,7 +338,7 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
       earliest = std::min(earliest, std::max(0.0, *track.impactAt - elapsed));
       continue;
     }
-    const double phiNow = gapNow(pair).distance + pair.slack;
+    const double phiNow = gapNow(p).distance + pair.slack;
     if (phiNow < 0) {  // already closer than its slack: resolved now
       track.impactAt = elapsed;
       earliest = 0;

@@ -141,7 +141,10 @@ class VariationalStep {
   PairGeometry geometryAt(const CandidatePair& pair, const core::BodyState* a,
                           const core::BodyState* b) const;
   Gap gapAt(const CandidatePair& pair, const core::BodyState* a, const core::BodyState* b) const;
-  Gap gapNow(const CandidatePair& pair) const;
+  // Pair p's gap at its bodies' poses now: queried once per instant of its island (the poses
+  // change only where runIsland flows the island to its next impact), though the impact, the hold
+  // and the next search all read it.
+  const Gap& gapNow(int p);
   // Whether pair p can touch now: it has touched in the step (a slack), or its trial poses
   // penetrate. The others' gaps need no query.
   bool mayTouch(int p) const { return m_pairs[p].slack > 0 || m_tracks[p].closing; }
@@ -153,8 +156,7 @@ class VariationalStep {
   }
   // The pair's contact points now: its witness point, or the vertices of a polyhedron's face or
   // edge within `reach` (m) of touching.
-  std::vector<PairContact> contactsNow(const CandidatePair& pair,
-                                       double reach = kContactTolerance) const;
+  std::vector<PairContact> contactsNow(int p, double reach = kContactTolerance);
   // Pair p touches now at `distance` (m) with the contacts `touching`, `held` or else just struck
   // or grazed. A held pair, or one touching at vertices, may then close by kContactTolerance more
   // before its gap sees an impact (its contacts sit at zero gap), and the impacts of a polyhedron's
@@ -247,8 +249,9 @@ class VariationalStep {
   std::vector<int> m_islandOf;  // per step body: its island, or −1
   std::unordered_map<const btCollisionObject*, int> m_indexOf;  // step bodies by object
   std::vector<CandidatePair> m_pairs;
-  std::vector<PairTrack> m_tracks;  // per pair
-  std::vector<bool> m_stale;        // per step body: struck or held since its trial was flowed
+  std::vector<PairTrack> m_tracks;           // per pair
+  std::vector<std::optional<Gap>> m_gapNow;  // per pair: its gapNow at this instant, once found
+  std::vector<bool> m_stale;  // per step body: struck or held since its trial was flowed
   std::vector<std::vector<int>> m_pairsOf;  // per step body: its candidate pairs
   std::vector<HeldContact> m_held;
   StepDiagnostics m_diagnostics;

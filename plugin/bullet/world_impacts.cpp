@@ -56,9 +56,9 @@ bool VariationalStep::resolveImpact(const Island& island, double elapsed) {
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
     if (!mayTouch(p)) continue;
-    const double distance = gapNow(pair).distance;
+    const double distance = gapNow(p).distance;
     if (distance + pair.slack > kContactTolerance) continue;
-    const std::vector<PairContact> touching = contactsNow(pair);
+    const std::vector<PairContact> touching = contactsNow(p);
     // Whatever happens to them now, these contacts have been dealt with: an impact separates or
     // stops them, a graze separates them, a landing holds them.
     markTouching(p, distance, touching, false);

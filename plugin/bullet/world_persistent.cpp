@@ -51,7 +51,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   for (const int p : island.pairs) {
     CandidatePair& pair = m_pairs[p];
     if (!mayTouch(p)) continue;
-    const double distance = gapNow(pair).distance;
+    const double distance = gapNow(p).distance;
     if (distance > kContactTolerance) continue;
     bool holdsPair = false;
     const core::impact::ContactBody bodyA = contactBodyOf(pair.bodyA, pair.a);
@@ -62,7 +62,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const double separatingSpeed = mode == Hold::kEverything ? kAll
                                    : mode == Hold::kLanding  ? m_restingSpeed
                                                              : kContactTolerance / m_timeStep;
-    const std::vector<PairContact> touching = contactsNow(pair, m_holdingReach);
+    const std::vector<PairContact> touching = contactsNow(p, m_holdingReach);
     for (const PairContact& contact : touching) {
       const core::impact::Contact c{bodyA, bodyB, contact.point, contact.normal};
       const double normalSpeed = contact.normal.dot(core::impact::relativeVelocity(c));
@@ -74,7 +74,8 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
       persistent.point = contact.point;
       persistent.normal = contact.normal;
       persistent.friction = material.friction;
-      allowance.push_back(contact.gap / (remaining * m_timeStep));
+      // A landing at the very end of the step (its instant rounded to it) leaves no time to close.
+      allowance.push_back(remaining > 0 ? contact.gap / (remaining * m_timeStep) : 0.0);
       contacts.push_back(persistent);
       const auto lever = [&](int index) {
         if (index == kFixed) return core::Vec3::Zero().eval();
