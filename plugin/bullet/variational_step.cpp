@@ -124,7 +124,7 @@ void VariationalStep::runIsland(Island& island, int id) {
     for (const int body : island.bodies)
       m_bodies[body].state = flowBody(body, m_bodies[body].state, alpha);
     for (const int p : island.pairs)
-      m_gapNow[p].reset();
+      m_tracks[p].gapNow.reset();
     elapsed += alpha;
     // A landing below the resting speed would otherwise start a Zeno sequence of ever smaller
     // bounces inside the step: its contacts are held for the rest of the step instead.
@@ -203,7 +203,6 @@ int VariationalStep::addPair(const btCollisionObject* a, const btCollisionObject
   const int p = static_cast<int>(m_pairs.size());
   m_pairs.push_back(pair);
   m_tracks.emplace_back();
-  m_gapNow.emplace_back();
   for (const int body : {pair.bodyA, pair.bodyB}) {
     if (body != kFixed) m_pairsOf[body].push_back(p);
   }
@@ -250,7 +249,7 @@ Gap VariationalStep::gapAt(const CandidatePair& pair, const core::BodyState* a,
 }
 
 const Gap& VariationalStep::gapNow(int p) {
-  std::optional<Gap>& known = m_gapNow[p];
+  std::optional<Gap>& known = m_tracks[p].gapNow;
   if (!known) {
     const CandidatePair& pair = m_pairs[p];
     known = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));

@@ -94,6 +94,8 @@ struct PairTrack {
   // Its next impact (a fraction of the step, or ∞), until its trial poses change, it touches
   // (markTouching) or the instant comes without it being resolved (runIsland).
   std::optional<double> impactAt;
+  // Its gap at its bodies' poses now, once found, until runIsland flows them on (gapNow).
+  std::optional<Gap> gapNow;
 };
 
 class VariationalStep {
@@ -249,9 +251,8 @@ class VariationalStep {
   std::vector<int> m_islandOf;  // per step body: its island, or −1
   std::unordered_map<const btCollisionObject*, int> m_indexOf;  // step bodies by object
   std::vector<CandidatePair> m_pairs;
-  std::vector<PairTrack> m_tracks;           // per pair
-  std::vector<std::optional<Gap>> m_gapNow;  // per pair: its gapNow at this instant, once found
-  std::vector<bool> m_stale;  // per step body: struck or held since its trial was flowed
+  std::vector<PairTrack> m_tracks;  // per pair
+  std::vector<bool> m_stale;        // per step body: struck or held since its trial was flowed
   std::vector<std::vector<int>> m_pairsOf;  // per step body: its candidate pairs
   std::vector<HeldContact> m_held;
   StepDiagnostics m_diagnostics;

@@ -120,19 +120,6 @@ Vec3 relativeVelocityOf(const std::vector<Vec3>& v, const std::vector<Vec3>& w,
   return u;
 }
 
-// The contact-frame impulse λ on B and −λ on A: Δv = P/m, Δω = J⁻¹ (r × P).
-void applyImpulse(std::vector<Vec3>& v, std::vector<Vec3>& w, const SweepContact& c,
-                  const Vec3& lambda) {
-  if (c.b != kWorld) {
-    v[c.b] += c.inverseMassB * (c.frame * lambda);
-    w[c.b] += c.turnB * lambda;
-  }
-  if (c.a != kWorld) {
-    v[c.a] -= c.inverseMassA * (c.frame * lambda);
-    w[c.a] -= c.turnA * lambda;
-  }
-}
-
 }  // namespace
 
 const char* toString(PersistentContactStatus status) {
@@ -161,15 +148,6 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     v.push_back(body.linearVelocity);
     w.push_back(body.angularVelocity);
   }
-  std::vector<SweepContact> sweep;
-  std::vector<Vec3> lambda;  // the impulses in their contact frames
-  sweep.reserve(contacts.size());
-  for (const PersistentContact& c : contacts) {  // the warm start first
-    sweep.emplace_back(c, pairOf(bodies, c));
-    lambda.push_back(sweep.back().frame.transpose() * c.impulse);
-    applyImpulse(v, w, sweep.back(), lambda.back());
-  }
-
   // A contact is solved again only once its relative velocity may have changed by more than the
   // tolerance since its last solve left it as it was; until then a solve would change nothing.
   // A body's `moved` sums |Δv| + |Δω| reach over the impulses applied to it, a bound on how much
@@ -185,13 +163,35 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     }
   }
   const auto movedOf = [&](int index) { return index == kWorld ? 0.0 : moved[index]; };
-  // The bound of what an impulse change did to the body at `index`; added to its `moved`.
-  const auto move = [&](int index, double inverseMass, const Mat3& turn, const Vec3& change) {
-    if (index == kWorld) return 0.0;
-    const double bound = inverseMass * change.norm() + (turn * change).norm() * reach[index];
-    moved[index] += bound;
+  // The contact-frame impulse λ on B and −λ on A: Δv = P/m, Δω = J⁻¹ (r × P). Returns the bound
+  // |Δv| + |Δω| reach summed over its bodies, each body's part added to its `moved`.
+  const auto applyImpulse = [&](const SweepContact& c, const Vec3& lambda) {
+    const auto kick = [&](int index, double inverseMass, const Vec3& dv, const Vec3& dw) {
+      v[index] += dv;
+      w[index] += dw;
+      const double bound = inverseMass * lambda.norm() + dw.norm() * reach[index];
+      moved[index] += bound;
+      return bound;
+    };
+    double bound = 0.0;
+    if (c.b != kWorld) {
+      bound += kick(c.b, c.inverseMassB, c.inverseMassB * (c.frame * lambda), c.turnB * lambda);
+    }
+    if (c.a != kWorld) {
+      bound += kick(c.a, c.inverseMassA, -c.inverseMassA * (c.frame * lambda), -(c.turnA * lambda));
+    }
     return bound;
   };
+  std::vector<SweepContact> sweep;
+  std::vector<Vec3> lambda;  // the impulses in their contact frames
+  sweep.reserve(contacts.size());
+  for (const PersistentContact& c : contacts) {  // the warm start first
+    sweep.emplace_back(c, pairOf(bodies, c));
+    lambda.push_back(sweep.back().frame.transpose() * c.impulse);
+    applyImpulse(sweep.back(), lambda.back());
+  }
+  // Movement is counted from the warm start on: the sums stay small, their differences exact.
+  std::fill(moved.begin(), moved.end(), 0.0);
   // Per contact: whether its last solve left it as it was, and its bodies' `moved` then.
   std::vector<bool> fresh(contacts.size(), false), changed(contacts.size(), false);
   std::vector<double> seenA(contacts.size()), seenB(contacts.size());
@@ -218,13 +218,10 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
                                    contacts[i].approach);
       const Vec3 change = next - lambda[i];
       changed[i] = changed[i] || change != Vec3::Zero();
-      applyImpulse(v, w, s, change);
       lambda[i] = next;
       // The local solve is one staggered step (normal, then friction), not the solution of the
       // contact's own problem: it is fresh only once a solve no longer moves it.
-      fresh[i] =
-          move(s.a, s.inverseMassA, s.turnA, change) + move(s.b, s.inverseMassB, s.turnB, change) <=
-          settings.tolerance;
+      fresh[i] = applyImpulse(s, change) <= settings.tolerance;
       seenA[i] = movedOf(s.a);
       seenB[i] = movedOf(s.b);
     }
