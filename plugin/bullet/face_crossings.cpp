@@ -68,7 +68,35 @@ std::vector<Point2> clipped(std::vector<Point2> subject, const std::vector<Point
   return subject;
 }
 
+// The distance from p to the segment a–b.
+double distanceToSegment(const Point2& p, const Point2& a, const Point2& b) {
+  const double dx = b.x - a.x, dy = b.y - a.y;
+  const double length2 = dx * dx + dy * dy;
+  const double t =
+      length2 > 0 ? std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / length2, 0.0, 1.0) : 0.0;
+  return std::hypot(p.x - a.x - t * dx, p.y - a.y - t * dy);
+}
+
 }  // namespace
+
+bool withinOutline(const std::vector<btVector3>& corners, const btVector3& normal,
+                   const btVector3& point, double tolerance) {
+  btVector3 t1, t2;
+  btPlaneSpace1(normal, t1, t2);
+  std::vector<Point2> projected;
+  for (const btVector3& corner : corners)
+    projected.push_back({t1.dot(corner), t2.dot(corner)});
+  const std::vector<Point2> hull = hullOf(projected);
+  const Point2 p{t1.dot(point), t2.dot(point)};
+  if (hull.empty()) return false;
+  if (hull.size() < 3) return distanceToSegment(p, hull.front(), hull.back()) <= tolerance;
+  for (std::size_t e = 0; e < hull.size(); ++e) {  // inside every edge, or near one
+    const Point2& a = hull[e];
+    const Point2& b = hull[(e + 1) % hull.size()];
+    if (turn(a, b, p) < 0 && distanceToSegment(p, a, b) > tolerance) return false;
+  }
+  return true;
+}
 
 std::vector<btVector3> faceCrossings(const PairGeometry& geometry, const btVector3& normal,
                                      const btVector3& pointOnA, const btVector3& pointOnB,

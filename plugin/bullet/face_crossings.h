@@ -20,4 +20,10 @@ std::vector<btVector3> faceCrossings(const PairGeometry& geometry, const btVecto
                                      const btVector3& pointOnA, const btVector3& pointOnB,
                                      double reach);
 
+// Whether `point`, seen along `normal` (unit), lies within `tolerance` (m) of the convex hull of
+// `corners`: a rigid body held at the corners of a contact patch is held at every point inside it
+// (the normal velocity is affine over the contact plane), and a point outside is one more contact.
+bool withinOutline(const std::vector<btVector3>& corners, const btVector3& normal,
+                   const btVector3& point, double tolerance);
+
 }  // namespace carom
