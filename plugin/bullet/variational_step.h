@@ -156,8 +156,9 @@ class VariationalStep {
   const core::BodyState* trialOf(int index) const {
     return index == kFixed ? nullptr : &m_trial[index];
   }
-  // The pair's contact points now: its witness point, or the vertices of a polyhedron's face or
-  // edge within `reach` (m) of touching.
+  // The pair's contact points now: the vertices of a polyhedron's face or edge within `reach` (m)
+  // of touching, where faces overlap the corners of the overlap, and the gap's witness point
+  // where those do not hold it.
   std::vector<PairContact> contactsNow(int p, double reach = kContactTolerance);
   // Pair p touches now at `distance` (m) with the contacts `touching`, `held` or else just struck
   // or grazed. A held pair, or one touching at vertices, may then close by kContactTolerance more
@@ -201,9 +202,10 @@ class VariationalStep {
   // Stage 5: the island's contacts touching now that approach at most at the resting speed
   // (restingSpeedOf) become persistent for the rest of the step (`remaining`, a fraction of it):
   // a plastic LCP stops what approaches, then the LCP against the loads gives an impulse applied
-  // half now (applyHalf) and half at the end of the step (stopHeldContacts). At the start of the
-  // step a contact that separates is left free; on a landing inside the step one that separates at
-  // up to a h/2 (the half impulse's doing) stays held; the Zeno guard holds every touching contact.
+  // half now (applyHeldImpulse) and half at the end of the step (stopHeldContacts). At the start of
+  // the step a contact that separates is left free; on a landing inside the step one that separates
+  // at up to a h/2 (the half impulse's doing) stays held; the Zeno guard holds every touching
+  // contact.
   enum class Hold { kStartOfStep, kLanding, kEverything };
   void holdRestingContacts(const Island& island, int id, double remaining, Hold mode);
   // The normal speed up to which a contact of a pair of `material` is resting (m/s): kRestingSpeed
@@ -227,11 +229,17 @@ class VariationalStep {
   core::impact::Material materialOf(const btCollisionObject* a, const btCollisionObject* b) const;
   void applyVelocities(int index, const core::Vec3& v, const core::Vec3& omega);
 
-  void applyHalf(const HeldContact& held);
+  // An impulse (on B, −impulse on A) at a held contact: γ += impulse, Π += Rᵀ(r × impulse) with
+  // r the contact's lever arm now (worldLever).
+  void applyHeldImpulse(const HeldContact& held, const core::Vec3& impulse);
+  // Before an island's contacts are held again inside the step: what its earlier holds gave ahead
+  // of time is taken back (see world_persistent.cpp).
+  void settleEarlierHolds(int id, double remaining);
   // A held contact's lever arm on body `index` in the world frame now. A polyhedron's vertex
-  // (feature ≥ 0) is a material point and turns with the body; the witness point of a smooth
-  // shape (feature −1) is not: a rolling ball's contact stays under its centre, and a lever
-  // turned with the ball would put the normal impulse ahead of it and spin it up.
+  // (feature ≥ 0) is a material point and turns with the body; the gap's witness point
+  // (feature −1, a smooth shape's or an edge crossing's) is not: a rolling ball's contact stays
+  // under its centre, and a lever turned with the ball would put the normal impulse ahead of it and
+  // spin it up.
   core::Vec3 worldLever(const HeldContact& held, int index, const core::Vec3& lever) const;
 
   DynamicsWorld& m_world;

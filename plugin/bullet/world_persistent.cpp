@@ -44,6 +44,7 @@ double VariationalStep::restingSpeedOf(const core::impact::Material& material) c
 
 void VariationalStep::holdRestingContacts(const Island& island, int id, double remaining,
                                           Hold mode) {
+  settleEarlierHolds(id, remaining);
   std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island);
   std::vector<core::contact::PersistentContact> contacts;
   std::vector<HeldContact> held;
@@ -94,11 +95,8 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // sink by ½τ u_n over the rest of the step.
   const core::contact::PersistentContactReport stop =
       core::contact::solvePersistentContacts(bodies, contacts, detail::kPersistentContactSettings);
-  for (std::size_t i = 0; i < contacts.size(); ++i) {
-    HeldContact full = held[i];
-    full.contact.impulse = 2.0 * contacts[i].impulse;
-    applyHalf(full);
-  }
+  for (std::size_t i = 0; i < contacts.size(); ++i)
+    applyHeldImpulse(held[i], contacts[i].impulse);
   // (b) Hold against the loads over the remaining time τ: the LCP on v + τ a, warm-started from
   // the last step. What the contacts held earlier in the step would still have owed is part of
   // this solve now: they are held again here, and their earlier holds are dropped.
@@ -137,7 +135,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
                m_held.end());
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     held[i].contact.impulse = contacts[i].impulse;
-    applyHalf(held[i]);
+    applyHeldImpulse(held[i], 0.5 * contacts[i].impulse);
     m_held.push_back(held[i]);
   }
   m_diagnostics.persistentContacts += static_cast<int>(contacts.size());
@@ -148,16 +146,28 @@ core::Vec3 VariationalStep::worldLever(const HeldContact& held, int index,
   return held.feature >= 0 ? (m_bodies[index].state.R * lever).eval() : lever;
 }
 
-// Half of a persistent impulse P (on B, −P on A): γ += ½P, Π += ½ Rᵀ(r × P) with r the contact's
-// lever arm now (worldLever).
-void VariationalStep::applyHalf(const HeldContact& held) {
-  const core::Vec3 half = 0.5 * held.contact.impulse;
+// A hold of impulse P over a span of the step gives ½P at once and the rest at the end: spread
+// evenly over the span, as the contact force it stands for, it would have given φP by now, φ the
+// span's fraction gone. Its end is dropped when the island is held again, so (½ − φ)P was given
+// ahead of time, and a body at rest, kicked up by it and held again from there, rose by up to
+// ¼ g h² over the step (6.8e-4 m at 60 Hz, measured in the energy test's stacks). Taken back, a
+// body at rest enters the new hold at rest and stays there. A hold more than half gone has given
+// less than its share; what it still owes the new hold gives, if the contact still needs it.
+void VariationalStep::settleEarlierHolds(int id, double remaining) {
+  for (const HeldContact& held : m_held) {
+    const double gone = (held.span - remaining) / held.span;
+    if (held.island == id && gone < 0.5)
+      applyHeldImpulse(held, -(0.5 - gone) * held.contact.impulse);
+  }
+}
+
+void VariationalStep::applyHeldImpulse(const HeldContact& held, const core::Vec3& impulse) {
   const auto kick = [&](int index, const core::Vec3& lever, double sign) {
     if (index == kFixed) return;
     m_stale[index] = true;
     core::BodyState& state = m_bodies[index].state;
-    state.gamma += sign * half;
-    state.Pi += sign * state.R.transpose() * worldLever(held, index, lever).cross(half);
+    state.gamma += sign * impulse;
+    state.Pi += sign * state.R.transpose() * worldLever(held, index, lever).cross(impulse);
   };
   kick(held.pair.bodyA, held.leverA, -1.0);
   kick(held.pair.bodyB, held.leverB, 1.0);
