@@ -130,7 +130,7 @@ TEST(DemoScenes, DominoChainTopplesInLcpMode) {
   expectAllToppled(SolverKind::lcp);
 }
 
-// The slowest test of the suite: the variational world takes about 18 s of a Release build for
+// The slowest test of the suite: the variational world takes about 10 s of a Release build for
 // these 1.6 s, most of it once several dominoes lean on each other (README, "Known failures").
 TEST(DemoScenes, DominoChainTopplesInVariationalMode) {
   expectAllToppled(SolverKind::variational);
