@@ -3,6 +3,9 @@
 #include <Eigen/LU>
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <limits>
+#include <sstream>
 
 #include "carom/error.h"
 
@@ -30,6 +33,9 @@ void validate(const std::vector<ContactBody>& bodies,
   }
   if (!(settings.tolerance > 0.0) || !std::isfinite(settings.tolerance)) {
     throw Error("PersistentContactSettings.tolerance must be finite and positive");
+  }
+  if (settings.stallSweeps < 1) {
+    throw Error("PersistentContactSettings.stallSweeps must be at least 1");
   }
   const int count = static_cast<int>(bodies.size());
   for (std::size_t i = 0; i < contacts.size(); ++i) {
@@ -128,6 +134,8 @@ const char* toString(PersistentContactStatus status) {
       return "converged";
     case PersistentContactStatus::kIterationLimit:
       return "iteration limit reached";
+    case PersistentContactStatus::kStalled:
+      return "stalled";
   }
   return "unknown";
 }
@@ -199,6 +207,9 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   PersistentContactReport report;
   report.status = PersistentContactStatus::kIterationLimit;
   std::vector<Vec3> vStart, wStart;
+  // The last halving of the largest change per sweep: its value and sweep (settings.stallSweeps).
+  double halvedTo = std::numeric_limits<double>::infinity();
+  int halvedAt = 0;
   for (int iteration = 1; iteration <= settings.maxIterations; ++iteration) {
     report.iterations = iteration;
     // Tested after the first sweep (a warm start from the solution stops there) and every fourth:
@@ -244,6 +255,18 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       report.status = PersistentContactStatus::kConverged;
       break;
     }
+    if (largestChange <= 0.5 * halvedTo) {
+      halvedTo = largestChange;
+      halvedAt = iteration;
+    } else if (iteration - halvedAt >= settings.stallSweeps) {
+      report.status = PersistentContactStatus::kStalled;
+      std::ostringstream message;
+      message << "persistent contacts: stalled after " << iteration
+              << " sweeps (the velocity change per sweep, " << std::setprecision(3) << largestChange
+              << " m/s, has not halved in " << settings.stallSweeps << ")";
+      report.message = message.str();
+      break;
+    }
   }
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     if (changed[i]) contacts[i].impulse = sweep[i].frame * lambda[i];  // else exactly the start
@@ -255,7 +278,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     bodies[i].angularVelocity = w[i];
   }
   report.energyChange = totalEnergy() - energyBefore;
-  if (!report.ok()) {
+  if (report.status == PersistentContactStatus::kIterationLimit) {
     report.message = "persistent contacts: no convergence in " +
                      std::to_string(settings.maxIterations) + " sweeps";
   }

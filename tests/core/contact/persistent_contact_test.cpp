@@ -245,6 +245,53 @@ TEST(PersistentContact, ReportsTheSweepCap) {
   EXPECT_FALSE(report.message.empty());
 }
 
+// A heavy block on a light one on the ground, falling at g h into both contacts, cold: Gauss–Seidel
+// on the two normal rows contracts by K₁₂²/(K₁₁K₂₂) = M/(M + m) per sweep, 0.999 for M = 1000 m,
+// so its change per sweep halves only every 693 sweeps; for M = m it halves every sweep.
+struct HeavyOnLight {
+  std::vector<ContactBody> bodies;
+  std::vector<PersistentContact> contacts;
+  explicit HeavyOnLight(double heavyMass) {
+    for (const double mass : {1.0, heavyMass}) {
+      ContactBody block;
+      block.inverseMass = 1.0 / mass;
+      block.inverseInertiaWorld = Mat3::Identity() * (6.0 / mass);  // a unit cube's
+      block.centerOfMass = Vec3(0, 0, 0.5 + static_cast<double>(bodies.size()));
+      block.linearVelocity = Vec3(0, 0, -kG * kH);
+      bodies.push_back(block);
+    }
+    PersistentContact ground, between;
+    ground.bodyB = 0;
+    between.bodyA = 0;
+    between.bodyB = 1;
+    between.point = Vec3(0, 0, 1);
+    contacts = {ground, between};
+  }
+};
+
+TEST(PersistentContact, ReportsAStallLongBeforeTheSweepCap) {
+  PersistentContactSettings settings;
+  settings.maxIterations = 100000;
+  settings.stallSweeps = 64;
+  HeavyOnLight stack(1000.0);
+  const double before = stack.bodies[1].linearVelocity.z();
+  const PersistentContactReport report =
+      solvePersistentContacts(stack.bodies, stack.contacts, settings);
+  EXPECT_EQ(report.status, PersistentContactStatus::kStalled);
+  EXPECT_LT(report.iterations, 1000);
+  EXPECT_NE(report.message.find("stalled"), std::string::npos) << report.message;
+  // The velocities are the last sweep's: on their way to rest, not there, and no energy gained.
+  EXPECT_GT(stack.bodies[1].linearVelocity.z(), before);
+  EXPECT_LT(stack.bodies[1].linearVelocity.z(), -1e-6);
+  EXPECT_LE(report.energyChange, 0.0);
+
+  HeavyOnLight even(1.0);  // halves every sweep: converges inside the same window
+  const PersistentContactReport converged =
+      solvePersistentContacts(even.bodies, even.contacts, settings);
+  ASSERT_TRUE(converged.ok()) << converged.message;
+  EXPECT_LE(even.bodies[1].linearVelocity.norm(), 1e-12);
+}
+
 TEST(PersistentContact, RefusesBadInputAndChangesNothing) {
   const auto refuses = [](auto mutate) {
     BoxOnGround box(Vec3(0, 0, -1), Vec3::Zero(), 0.5);
@@ -264,6 +311,9 @@ TEST(PersistentContact, RefusesBadInputAndChangesNothing) {
   BoxOnGround box(Vec3(0, 0, -1), Vec3::Zero(), 0.5);
   PersistentContactSettings bad;
   bad.tolerance = 0.0;
+  EXPECT_THROW(solvePersistentContacts(box.bodies, box.contacts, bad), Error);
+  bad = {};
+  bad.stallSweeps = 0;
   EXPECT_THROW(solvePersistentContacts(box.bodies, box.contacts, bad), Error);
 }
 
