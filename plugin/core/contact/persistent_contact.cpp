@@ -207,9 +207,9 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   PersistentContactReport report;
   report.status = PersistentContactStatus::kIterationLimit;
   std::vector<Vec3> vStart, wStart;
-  // The last halving of the largest change per sweep: its value and sweep (settings.stallSweeps).
-  double halvedTo = std::numeric_limits<double>::infinity();
-  int halvedAt = 0;
+  // The largest change per sweep when it last fell by 1 %, and that sweep (settings.stallSweeps).
+  double progressTo = std::numeric_limits<double>::infinity();
+  int progressAt = 0;
   for (int iteration = 1; iteration <= settings.maxIterations; ++iteration) {
     report.iterations = iteration;
     // Tested after the first sweep (a warm start from the solution stops there) and every fourth:
@@ -255,15 +255,15 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       report.status = PersistentContactStatus::kConverged;
       break;
     }
-    if (largestChange <= 0.5 * halvedTo) {
-      halvedTo = largestChange;
-      halvedAt = iteration;
-    } else if (iteration - halvedAt >= settings.stallSweeps) {
+    if (largestChange <= 0.99 * progressTo) {
+      progressTo = largestChange;
+      progressAt = iteration;
+    } else if (iteration - progressAt >= settings.stallSweeps) {
       report.status = PersistentContactStatus::kStalled;
       std::ostringstream message;
       message << "persistent contacts: stalled after " << iteration
               << " sweeps (the velocity change per sweep, " << std::setprecision(3) << largestChange
-              << " m/s, has not halved in " << settings.stallSweeps << ")";
+              << " m/s, has not fallen by 1 % in " << settings.stallSweeps << ")";
       report.message = message.str();
       break;
     }
