@@ -207,6 +207,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   PersistentContactReport report;
   report.status = PersistentContactStatus::kIterationLimit;
   std::vector<Vec3> vStart, wStart;
+  std::vector<double> movedStart;
   // The largest change per sweep when it last fell by 1 %, and that sweep (settings.stallSweeps).
   double progressTo = std::numeric_limits<double>::infinity();
   int progressAt = 0;
@@ -218,6 +219,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     if (test) {
       vStart = v;
       wStart = w;
+      movedStart = moved;
     }
     bool solved = false;
     for (std::size_t i = 0; i < contacts.size(); ++i) {
@@ -248,9 +250,16 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       vStart[i] = v[i] - vStart[i];
       wStart[i] = w[i] - wStart[i];
     }
+    // A contact neither of whose bodies took an impulse in the sweep (their `moved` unchanged)
+    // kept its relative velocity exactly.
+    const auto movedInSweep = [&](int index) {
+      return index != kWorld && moved[index] != movedStart[index];
+    };
     double largestChange = 0.0;  // of a contact's relative velocity (m/s)
-    for (const SweepContact& s : sweep)
-      largestChange = std::max(largestChange, relativeVelocityOf(vStart, wStart, s).norm());
+    for (const SweepContact& s : sweep) {
+      if (movedInSweep(s.a) || movedInSweep(s.b))
+        largestChange = std::max(largestChange, relativeVelocityOf(vStart, wStart, s).norm());
+    }
     if (largestChange <= settings.tolerance) {
       report.status = PersistentContactStatus::kConverged;
       break;
