@@ -198,11 +198,13 @@ int VariationalStep::addPair(const btCollisionObject* a, const btCollisionObject
   if (!m_world.getDispatcher()->needsResponse(a, b)) return -1;
   CandidatePair pair{a, b, stepIndexOf(a), stepIndexOf(b), 0.0};
   if (pair.bodyA == kFixed && pair.bodyB == kFixed) return -1;
-  const double start = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB)).distance;
-  if (start <= kContactTolerance) pair.slack = kContactTolerance + std::max(0.0, -start);
+  const Gap start = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+  if (start.distance <= kContactTolerance)
+    pair.slack = kContactTolerance + std::max(0.0, -start.distance);
   const int p = static_cast<int>(m_pairs.size());
   m_pairs.push_back(pair);
   m_tracks.emplace_back();
+  m_tracks.back().gapNow = start;  // the poses now: its island's next query reads it (gapNow)
   for (const int body : {pair.bodyA, pair.bodyB}) {
     if (body != kFixed) m_pairsOf[body].push_back(p);
   }
