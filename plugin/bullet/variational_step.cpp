@@ -104,6 +104,7 @@ void VariationalStep::runIsland(Island& island, int id) {
   holdRestingContacts(island, id, 1.0, Hold::kStartOfStep);
   double elapsed = 0;  // α_Σ: the fraction of the step already taken
   int impacts = 0;
+  int lastPair = -1;  // the pair of the last event, if a landing or graze
   while (true) {
     const double remaining = 1.0 - elapsed;
     findNewPartners(island, id, refreshTrials(island, remaining), elapsed);
@@ -128,8 +129,20 @@ void VariationalStep::runIsland(Island& island, int id) {
     elapsed += alpha;
     // A landing below the resting speed would otherwise start a Zeno sequence of ever smaller
     // bounces inside the step: its contacts are held for the rest of the step instead.
-    if (resolveImpact(island, elapsed))
+    const Outcome outcome = resolveImpact(island, elapsed);
+    if (outcome == Outcome::kLanding)
       holdRestingContacts(island, id, 1.0 - elapsed, Hold::kLanding);
+    // A landing or graze found again at once by the same pair made no progress: the hold or the
+    // graze dealt with its contacts, and its gap closes again within round-off of this instant (a
+    // deep overlap of smooth shapes, whose penetration depth is noisier than the contact
+    // tolerance; a held contact that rolls). Found again and again, it used up the step's events
+    // (in a bin of 300 bodies, every step from the first landings on ended in the Zeno guard, each
+    // event holding the whole island again, measured). Its closing is left to the persistent
+    // contacts, which hold it, until an impact changes one of its bodies.
+    constexpr double kSameInstant = 1e-9;  // of the step: below the impact search's resolution
+    if (outcome != Outcome::kImpact && m_nextPair == lastPair && alpha <= kSameInstant)
+      m_tracks[m_nextPair].quiet = true;
+    lastPair = outcome == Outcome::kImpact ? -1 : m_nextPair;
     for (const int p : island.pairs) {  // instants that have come are found again from here
       std::optional<double>& impactAt = m_tracks[p].impactAt;
       if (impactAt && *impactAt <= elapsed) impactAt.reset();
@@ -325,6 +338,13 @@ double VariationalStep::trialGapAtLeast(int p) {
 double VariationalStep::earliestImpact(const Island& island, double elapsed) {
   const double remaining = 1.0 - elapsed;
   double earliest = std::numeric_limits<double>::infinity();
+  m_nextPair = -1;
+  const auto consider = [&](int p, double alpha) {
+    if (alpha < earliest) {
+      earliest = alpha;
+      m_nextPair = p;
+    }
+  };
   // Closing pairs whose instant is not known, with where the straight line from their gap now to
   // their trial gap crosses zero: located in that order, so that the first gives an early cap.
   struct Unlocated {
@@ -341,15 +361,16 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     PairTrack& track = m_tracks[p];
     const double phiTrial = trialGapAtLeast(p) + pair.slack;
     track.closing = phiTrial < 0;
+    if (track.quiet) continue;
     if (!track.impactAt && !track.closing) track.impactAt = std::numeric_limits<double>::infinity();
     if (track.impactAt) {
-      earliest = std::min(earliest, std::max(0.0, *track.impactAt - elapsed));
+      consider(p, std::max(0.0, *track.impactAt - elapsed));
       continue;
     }
     const double phiNow = gapNow(p).distance + pair.slack;
     if (phiNow < 0) {  // already closer than its slack: resolved now
       track.impactAt = elapsed;
-      earliest = 0;
+      consider(p, 0);
       continue;
     }
     unlocated.push_back({remaining * phiNow / (phiNow - phiTrial), p, phiNow, phiTrial});
@@ -363,13 +384,13 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
                            [&](const PairGeometry& g) { return gapOf(g).distance + pair.slack; });
     if (!alpha) continue;  // not before the earliest: found again after it
     m_tracks[u.p].impactAt = elapsed + *alpha;
-    earliest = std::min(earliest, *alpha);
+    consider(u.p, *alpha);
   }
   // A vertex's impact depends on which vertices touch now, which changes as the step goes on:
   // found afresh each time.
   for (const int p : island.pairs) {
-    if (m_tracks[p].touched)
-      earliest = std::min(earliest, earliestVertexImpact(p, remaining, earliest));
+    if (m_tracks[p].touched && !m_tracks[p].quiet)
+      consider(p, earliestVertexImpact(p, remaining, earliest));
   }
   return earliest;
 }

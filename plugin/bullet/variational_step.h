@@ -96,6 +96,9 @@ struct PairTrack {
   std::optional<double> impactAt;
   // Its gap at its bodies' poses now, once found, until runIsland flows them on (gapNow).
   std::optional<Gap> gapNow;
+  // Found again at the instant it had just been held or grazed, with nothing struck (runIsland):
+  // its closing is left to the persistent contacts until an impact changes one of its bodies.
+  bool quiet = false;
 };
 
 class VariationalStep {
@@ -172,9 +175,10 @@ class VariationalStep {
   // its pairs).
   double trialGapAtLeast(int p);
   // Stage 4: the fraction of the step from now (`elapsed` of it taken) to the island's earliest
-  // impact, or +∞ when its trial poses penetrate nowhere. Marks the pairs whose trial poses
-  // penetrate (PairTrack::closing), the only ones besides those touching since the step's start
-  // (slack > 0) that can be touching at the impact.
+  // impact, or +∞ when its trial poses penetrate nowhere, and in m_nextPair the pair whose gap or
+  // vertex gives it. Marks the pairs whose trial poses penetrate (PairTrack::closing), the only
+  // ones besides those touching since the step's start (slack > 0) that can be touching at the
+  // impact.
   double earliestImpact(const Island& island, double elapsed);
   // The earliest impact within `remaining`, if before `cap` (else `cap`), of a vertex of pair `p`
   // not touching now, after others have touched in the step (a box resting or struck on an edge
@@ -191,9 +195,10 @@ class VariationalStep {
       const std::function<double(const PairGeometry&)>& phiOf) const;
   // Resolves the impact at the current instant: the island's touching contacts that approach
   // faster than their resting speed, and records its events. The slower ones are persistent
-  // contacts' business. Returns true, changing nothing, for a landing: contacts approach, none
-  // faster than the resting speed.
-  bool resolveImpact(const Island& island, double elapsed);
+  // contacts' business. Changes nothing for a landing (contacts approach, none faster than the
+  // resting speed) or a graze (none approaches).
+  enum class Outcome { kImpact, kLanding, kGraze };
+  Outcome resolveImpact(const Island& island, double elapsed);
   // One contact by its pair's impact law; several by the simultaneous model. `event` carries the
   // instant and the contact count; the rest is filled in per contact.
   void resolveOne(const PairContact& contact, const core::impact::Contact& c, ImpactEvent event);
@@ -263,6 +268,7 @@ class VariationalStep {
   std::vector<bool> m_stale;        // per step body: struck or held since its trial was flowed
   std::vector<std::vector<int>> m_pairsOf;  // per step body: its candidate pairs
   std::vector<HeldContact> m_held;
+  int m_nextPair = -1;  // the pair of the island's earliest impact (earliestImpact)
   StepDiagnostics m_diagnostics;
 };
 

@@ -49,7 +49,7 @@ core::routh::ImpactPolicy policyOf(const SolverSettings& settings, Eigen::Index 
 
 }  // namespace
 
-bool VariationalStep::resolveImpact(const Island& island, double elapsed) {
+VariationalStep::Outcome VariationalStep::resolveImpact(const Island& island, double elapsed) {
   std::vector<PairContact> contacts;
   std::vector<core::impact::Contact> geometry;
   bool approaching = false;
@@ -81,7 +81,7 @@ bool VariationalStep::resolveImpact(const Island& island, double elapsed) {
   // A landing (contacts approach, none faster than the resting speed) is no bounce: its contacts
   // become persistent (stage 5), which stops the approach without a Zeno series of tiny bounces.
   // Nothing approaching at all is a graze: the gap closed and opens again.
-  if (contacts.empty()) return approaching;
+  if (contacts.empty()) return approaching ? Outcome::kLanding : Outcome::kGraze;
 
   // Contacts that share no moving body are independent impacts at the same instant (a row of
   // balls dropped together): each group is resolved on its own, one contact by its law, several
@@ -109,13 +109,19 @@ bool VariationalStep::resolveImpact(const Island& island, double elapsed) {
       memberGeometry.push_back(geometry[j]);
     }
     event.contacts = static_cast<int>(members.size());
+    for (const PairContact& member : members) {  // struck: their pairs' gaps count again
+      for (const int body : {member.pair.bodyA, member.pair.bodyB}) {
+        for (const int p : body == kFixed ? std::vector<int>{} : m_pairsOf[body])
+          m_tracks[p].quiet = false;
+      }
+    }
     if (members.size() == 1) {
       resolveOne(members[0], memberGeometry[0], event);
     } else {
       resolveSimultaneous(members, memberGeometry, event);
     }
   }
-  return false;
+  return Outcome::kImpact;
 }
 
 void VariationalStep::resolveOne(const PairContact& contact, const core::impact::Contact& c,

@@ -78,6 +78,17 @@ TEST(DynamicsWorldEnergy, NeverIncreasesWithStrongeRestitutionAndFriction) {
   expectNoEnergyGain(ImpactLawKind::kStronge, true, 36, 200);
 }
 
+// Scenes of seeds beyond 200 that gained energy, up to 2.5e-3 J in a step, while a landing's
+// contact judged resting at the impact was judged too fast once the earlier holds were settled,
+// neither struck nor held and found again at the same instant until the Zeno guard held everything
+// (673, 950, 1480, 1630, 1788, 2997); or a held pair's gap, noisier than the contact tolerance in a
+// deep overlap, closed again at the instant it was held (319). Measured before the fixes
+// (world_persistent.cpp, runIsland).
+TEST(DynamicsWorldEnergy, NeverIncreasesWhereALandingWasFoundAgainAtItsInstant) {
+  for (unsigned seed : {319u, 673u, 950u, 1480u, 1630u, 1788u, 2997u})
+    expectNoEnergyGain(ImpactLawKind::kStronge, true, seed, seed);
+}
+
 // Newton's restitution with friction can gain energy (Kane & Levinson; classical.h, reproduced
 // in classical_test.cpp), so only its frictionless form is held to this. It holds for all 200
 // seeds (measured).
@@ -85,13 +96,13 @@ TEST(DynamicsWorldEnergy, NeverIncreasesWithFrictionlessNewtonRestitution) {
   expectNoEnergyGain(ImpactLawKind::kNewton, false, 1, 60);
 }
 
-// Known failures: of seeds 1–3000 with Stronge's law and friction 18 gain energy in some step, by
-// 1e-5 to 2.5e-3 J (measured); seed 35 is the one of seeds 1–200 (1.0e-4 J), and 862 and 2997 the
-// largest. In seed 35 a cube settling onto its face ends the step 11 µm above the ground, at rest:
-// the energy guard removes only kinetic energy. The persistent-contact LCP stalls in that step
-// without converging (its change per sweep flat at 2.8e-11 m/s after 596 sweeps).
+// Known failures: of seeds 1–3000 with Stronge's law and friction 11 gain energy in some step, by
+// 1e-5 to 6.0e-4 J (measured); seed 35 is the one of seeds 1–200 (1.0e-4 J), and 862 the largest.
+// In seed 35 a cube settling onto its face ends the step 11 µm above the ground, at rest: the
+// energy guard removes only kinetic energy. The persistent-contact LCP stalls in that step without
+// converging (its change per sweep flat at 2.8e-11 m/s after 596 sweeps).
 TEST(DynamicsWorldEnergy, DISABLED_NeverIncreasesInAChatteringStack) {
-  for (unsigned seed : {35u, 862u, 2997u})
+  for (unsigned seed : {35u, 862u})
     expectNoEnergyGain(ImpactLawKind::kStronge, true, seed, seed);
 }
 
