@@ -395,12 +395,11 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
   return earliest;
 }
 
-double VariationalStep::earliestVertexImpact(int p, double remaining, double cap) {
-  const CandidatePair& pair = m_pairs[p];
-  const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+const std::vector<double>& VariationalStep::vertexTrialGapsOf(int p) {
   // The vertices' gaps at the trial poses hold as long as the pair's trial gap (refreshTrials).
   std::vector<double>& trialGaps = m_tracks[p].vertexTrialGaps;
   if (trialGaps.empty()) {
+    const CandidatePair& pair = m_pairs[p];
     const PairGeometry trial = geometryAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB));
     for (int side = 0; side < 2; ++side) {
       const btPolyhedralConvexShape* polyhedron = polyhedronOf(trial.shape[side]);
@@ -408,6 +407,35 @@ double VariationalStep::earliestVertexImpact(int p, double remaining, double cap
         trialGaps.push_back(vertexGap(trial, side, i));
     }
   }
+  return trialGaps;
+}
+
+void VariationalStep::addSinkingVertices(int p, std::vector<PairContact>& contacts) {
+  const CandidatePair& pair = m_pairs[p];
+  const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+  const std::vector<double>& trialGaps = vertexTrialGapsOf(p);
+  const core::Vec3 normal = -toEigen(gapNow(p).normal);  // the core's: from A into B
+  std::size_t next = 0;                                  // the vertex's place in trialGaps
+  for (int side = 0; side < 2; ++side) {
+    const btPolyhedralConvexShape* polyhedron = polyhedronOf(now.shape[side]);
+    for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
+      if (trialGaps[next++] >= 0) continue;
+      const core::Vec3 point = toEigen(vertexAt(*polyhedron, now.frame[side], i));
+      const bool listed = std::any_of(contacts.begin(), contacts.end(), [&](const PairContact& c) {
+        return (c.point - point).norm() <= kSamePoint;
+      });
+      if (!listed) {
+        contacts.push_back(
+            {pair, point, normal, vertexFeature(side, i), std::max(0.0, vertexGap(now, side, i))});
+      }
+    }
+  }
+}
+
+double VariationalStep::earliestVertexImpact(int p, double remaining, double cap) {
+  const CandidatePair& pair = m_pairs[p];
+  const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+  const std::vector<double>& trialGaps = vertexTrialGapsOf(p);
   double earliest = cap;
   std::size_t next = 0;  // the vertex's place in trialGaps
   for (int side = 0; side < 2; ++side) {

@@ -163,6 +163,11 @@ class VariationalStep {
   // of touching, where faces overlap the corners of the overlap, and the gap's witness point
   // where those do not hold it.
   std::vector<PairContact> contactsNow(int p, double reach = kContactTolerance);
+  // The vertices of pair p's polyhedra that its trial poses sink in, as contacts where they are
+  // now (at their gaps), less those already among `contacts`.
+  void addSinkingVertices(int p, std::vector<PairContact>& contacts);
+  // Pair p's vertices' vertexGap at the trial poses, A's then B's (PairTrack::vertexTrialGaps).
+  const std::vector<double>& vertexTrialGapsOf(int p);
   // Pair p touches now at `distance` (m) with the contacts `touching`, `held` or else just struck
   // or grazed. A held pair, or one touching at vertices, may then close by kContactTolerance more
   // before its gap sees an impact (its contacts sit at zero gap), and the impacts of a polyhedron's

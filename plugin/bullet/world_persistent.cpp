@@ -61,7 +61,14 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const CandidatePair& pair = m_pairs[p];
     if (!mayTouch(p)) continue;
     const double distance = gapNow(p).distance;
-    if (distance > kContactTolerance) continue;
+    // The Zeno guard ends the island's impact search: a pair still closing in (its trial poses
+    // penetrate) is held too, touching or not, with every vertex its trial poses sink in, as
+    // speculative contacts free to close their gaps over the rest of the step and no more. Left
+    // free, it flew into its partner unresolved: in a bin of 300 bodies, which reached the guard
+    // every step, a box struck down onto the ground pivoted on the one corner held and sank
+    // through it, 25 cm deep in 20 steps (measured).
+    const bool closing = mode == Hold::kEverything && m_tracks[p].closing;
+    if (distance > kContactTolerance && !closing) continue;
     const core::impact::ContactBody bodyA = contactBodyOf(pair.bodyA, pair.a);
     const core::impact::ContactBody bodyB = contactBodyOf(pair.bodyB, pair.b);
     constexpr double kAll = std::numeric_limits<double>::infinity();
@@ -70,7 +77,12 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const double separatingSpeed = mode == Hold::kEverything ? kAll
                                    : mode == Hold::kLanding  ? m_restingSpeed
                                                              : kContactTolerance / m_timeStep;
-    Resting found{p, distance, {}, contactsNow(p, m_holdingReach)};
+    Resting found{
+        p,
+        distance,
+        {},
+        contactsNow(p, closing ? std::max(0.0, distance) + m_holdingReach : m_holdingReach)};
+    if (closing) addSinkingVertices(p, found.touching);
     for (const PairContact& contact : found.touching) {
       const core::impact::Contact c{bodyA, bodyB, contact.point, contact.normal};
       const double normalSpeed = contact.normal.dot(core::impact::relativeVelocity(c));
@@ -96,6 +108,8 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
       persistent.friction = friction;
       // A landing at the very end of the step (its instant rounded to it) leaves no time to close.
       allowance.push_back(remaining > 0 ? contact.gap / (remaining * m_timeStep) : 0.0);
+      // The Zeno guard's speculative contacts are not stopped short of touching by (a) either.
+      if (mode == Hold::kEverything) persistent.approach = allowance.back();
       contacts.push_back(persistent);
       const auto lever = [&](int index) {
         if (index == kFixed) return core::Vec3::Zero().eval();
