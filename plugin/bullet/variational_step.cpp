@@ -12,6 +12,7 @@
 //                              new partners of the struck bodies paired (world_pair_refresh.cpp),
 //                              repeated for the rest of the step (Tran & Leok Algorithm 5.2,
 //                              generalised to many bodies), at most solver.maxEventsPerStep times
+//                              per body
 //   6 writeBodies              poses and velocities back to Bullet
 #include "variational_step.h"
 
@@ -80,6 +81,7 @@ StepDiagnostics VariationalStep::run() {
         std::max(m_holdingReach, kContactTolerance + 0.25 * load * m_timeStep * m_timeStep);
   }
   const int bodyCount = static_cast<int>(m_bodies.size());
+  m_eventsOf.assign(bodyCount, 0);
   m_trial.resize(bodyCount);
   for (int body = 0; body < bodyCount; ++body)
     m_trial[body] = flowBody(body, m_bodies[body].state, 1.0);
@@ -103,21 +105,28 @@ void VariationalStep::runIsland(Island& island, int id) {
   // half impulse, and its contacts stay held.
   holdRestingContacts(island, id, 1.0, Hold::kStartOfStep);
   double elapsed = 0;  // α_Σ: the fraction of the step already taken
-  int impacts = 0;
-  int lastPair = -1;  // the pair of the last event, if a landing or graze
+  int lastPair = -1;   // the pair of the last event, if a landing or graze
   while (true) {
     const double remaining = 1.0 - elapsed;
     findNewPartners(island, id, refreshTrials(island, remaining), elapsed);
     const double alpha = earliestImpact(island, elapsed);
     if (!(alpha < remaining)) break;  // free flight to the end of the step
-    if (impacts >= m_world.getConfig().solver.maxEventsPerStep) {
-      // The Zeno guard: every touching contact of the island is held for the rest of the step,
-      // whatever its speed (the plastic stop dissipates), instead of an endless series of impacts.
+    // The Zeno guard counts events per body: a Zeno sequence of ever smaller bounces is one body's
+    // (or a few), while a busy island has many bodies with a few events each. Counted per island,
+    // a bin of 300 bodies spent its 64 events early in every step from its first landings on, and
+    // the guard's holds left bodies overlapping by up to 6 cm (measured; 7 mm counted per body).
+    const CandidatePair& next = m_pairs[m_nextPair];
+    const int events = std::max(next.bodyA == kFixed ? 0 : m_eventsOf[next.bodyA],
+                                next.bodyB == kFixed ? 0 : m_eventsOf[next.bodyB]);
+    if (events >= m_world.getConfig().solver.maxEventsPerStep) {
+      // Every touching contact of the island is held for the rest of the step, whatever its speed
+      // (the plastic stop dissipates), instead of an endless series of impacts.
       m_diagnostics.eventLimitReached = true;
       m_diagnostics.message =
-          "solver.maxEventsPerStep (" + std::to_string(impacts) +
-          ") impacts in an island in the step at t = " + std::to_string(m_world.m_simulatedTime) +
-          " s; its touching contacts were held as persistent ones for the rest of the step";
+          "solver.maxEventsPerStep (" + std::to_string(events) +
+          ") impacts of one body in the step at t = " + std::to_string(m_world.m_simulatedTime) +
+          " s; its island's touching contacts were held as persistent ones for the rest of the "
+          "step";
       holdRestingContacts(island, id, remaining, Hold::kEverything);
       refreshTrials(island, remaining);
       break;
@@ -147,7 +156,9 @@ void VariationalStep::runIsland(Island& island, int id) {
       std::optional<double>& impactAt = m_tracks[p].impactAt;
       if (impactAt && *impactAt <= elapsed) impactAt.reset();
     }
-    ++impacts;
+    for (const int body : {next.bodyA, next.bodyB}) {
+      if (body != kFixed) ++m_eventsOf[body];
+    }
     ++m_diagnostics.impacts;
   }
   for (const int body : island.bodies)

@@ -273,7 +273,8 @@ class VariationalStep {
   std::vector<bool> m_stale;        // per step body: struck or held since its trial was flowed
   std::vector<std::vector<int>> m_pairsOf;  // per step body: its candidate pairs
   std::vector<HeldContact> m_held;
-  int m_nextPair = -1;  // the pair of the island's earliest impact (earliestImpact)
+  int m_nextPair = -1;          // the pair of the island's earliest impact (earliestImpact)
+  std::vector<int> m_eventsOf;  // per step body: the step's events its pairs have had
   StepDiagnostics m_diagnostics;
 };
 

@@ -35,7 +35,9 @@ struct SolverSettings {
   SimultaneousModel simultaneous = SimultaneousModel::routh;
   // Seeds every randomized choice: the same seed gives the same trajectory, bit for bit.
   std::uint64_t seed = 1;
-  // Impact events resolved in one step before the step refuses to go on (a Zeno guard); ≥ 1.
+  // A Zeno guard; ≥ 1. Variational mode: the events (impacts, landings) any one body takes part
+  // in within a step, after which its island's touching contacts are held for the rest of the
+  // step. lcp mode: the impact rounds of a step.
   int maxEventsPerStep = 64;
 };
 
