@@ -215,7 +215,8 @@ class VariationalStep {
   // half now (applyHeldImpulse) and half at the end of the step (stopHeldContacts). At the start of
   // the step a contact that separates is left free; on a landing inside the step one that separates
   // at up to a h/2 (the half impulse's doing) stays held; the Zeno guard holds every touching
-  // contact.
+  // contact, and every pair still closing in at its vertices sinking in the trial poses, as
+  // speculative contacts (addSinkingVertices).
   enum class Hold { kStartOfStep, kLanding, kEverything };
   void holdRestingContacts(const Island& island, int id, double remaining, Hold mode);
   // The normal speed up to which a contact of a pair of `material` is resting (m/s): kRestingSpeed

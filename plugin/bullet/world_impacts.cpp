@@ -111,7 +111,8 @@ VariationalStep::Outcome VariationalStep::resolveImpact(const Island& island, do
     event.contacts = static_cast<int>(members.size());
     for (const PairContact& member : members) {  // struck: their pairs' gaps count again
       for (const int body : {member.pair.bodyA, member.pair.bodyB}) {
-        for (const int p : body == kFixed ? std::vector<int>{} : m_pairsOf[body])
+        if (body == kFixed) continue;
+        for (const int p : m_pairsOf[body])
           m_tracks[p].quiet = false;
       }
     }
