@@ -115,7 +115,7 @@ void VariationalStep::runIsland(Island& island, int id) {
     // (or a few), while a busy island has many bodies with a few events each. Counted per island,
     // a bin of 300 bodies spent its 64 events early in every step from its first landings on, and
     // the guard's holds left bodies overlapping by up to 6 cm (measured; 7 mm counted per body).
-    const CandidatePair& next = m_pairs[m_nextPair];
+    const CandidatePair next = m_pairs[m_nextPair];  // a copy: m_pairs grows as partners are found
     const int events = std::max(next.bodyA == kFixed ? 0 : m_eventsOf[next.bodyA],
                                 next.bodyB == kFixed ? 0 : m_eventsOf[next.bodyB]);
     if (events >= m_world.getConfig().solver.maxEventsPerStep) {
