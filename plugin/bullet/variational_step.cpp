@@ -43,6 +43,13 @@ btTransform transformOf(const btCollisionObject& object, const core::BodyState* 
                           : object.getWorldTransform();
 }
 
+// Whether `contacts` already has a point at `point` (within kSamePoint).
+bool listedAt(const std::vector<PairContact>& contacts, const core::Vec3& point) {
+  return std::any_of(contacts.begin(), contacts.end(), [&](const PairContact& contact) {
+    return (contact.point - point).norm() <= kSamePoint;
+  });
+}
+
 // The contact points of a face or edge contact, where a single witness point would leave the face
 // free to tip: the vertices of `side`'s shape (if polyhedral) within `reach` of the witness point
 // along `away` (unit, world, pointing away from the other shape) and of the other shape, less those
@@ -56,11 +63,9 @@ void addVertexContacts(const PairGeometry& geometry, int side, double reach, con
     const btVector3 world = vertexAt(*polyhedron, geometry.frame[side], i);
     if (away.dot(world - witness) > reach) continue;
     const core::Vec3 point = toEigen(world);
-    const bool listed = std::any_of(out.begin(), out.end(), [&](const PairContact& contact) {
-      return (contact.point - point).norm() <= kSamePoint;
-    });
+    if (listedAt(out, point)) continue;
     const double gap = vertexGap(geometry, side, i);
-    if (!listed && gap <= reach - kContactTolerance) {
+    if (gap <= reach - kContactTolerance) {
       out.push_back({pair, point, normal, vertexFeature(side, i), std::max(0.0, gap)});
     }
   }
@@ -432,10 +437,7 @@ void VariationalStep::addSinkingVertices(int p, std::vector<PairContact>& contac
     for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
       if (trialGaps[next++] >= 0) continue;
       const core::Vec3 point = toEigen(vertexAt(*polyhedron, now.frame[side], i));
-      const bool listed = std::any_of(contacts.begin(), contacts.end(), [&](const PairContact& c) {
-        return (c.point - point).norm() <= kSamePoint;
-      });
-      if (!listed) {
+      if (!listedAt(contacts, point)) {
         contacts.push_back(
             {pair, point, normal, vertexFeature(side, i), std::max(0.0, vertexGap(now, side, i))});
       }
