@@ -160,8 +160,9 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // and lifted it (measured: up to 8.7e-4 J gained in a step).
   for (std::size_t i = 0; i < contacts.size(); ++i)
     contacts[i].approach = allowance[i];
-  const core::contact::PersistentContactReport hold =
-      core::contact::solvePersistentContacts(bodies, contacts, detail::kPersistentContactSettings);
+  const core::contact::PersistentContactReport hold = core::contact::solvePersistentContacts(
+      bodies, contacts,
+      mode == Hold::kLanding ? detail::kLandingHoldSettings : detail::kPersistentContactSettings);
   if (!stop.ok() || !hold.ok()) m_diagnostics.message = stop.ok() ? hold.message : stop.message;
   m_held.erase(std::remove_if(m_held.begin(), m_held.end(),
                               [id](const HeldContact& earlier) { return earlier.island == id; }),
