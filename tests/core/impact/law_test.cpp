@@ -224,5 +224,28 @@ TEST(ImpactLawErrors, InverseInertiaMayBeSingularButNotIndefinite) {
   }
 }
 
+// Kinetic energy ½ωᵀJω reads J from J⁻¹: the inverse for a free body, the pseudo-inverse for one
+// rotationally locked about an axis, whose J⁻¹ = q diag(½, ¼, 0) qᵀ is singular only up to
+// rounding (an inverse of that would count the locked axis at about 1e16 times its weight).
+TEST(KineticEnergy, ReadsTheInertiaOfFreeAndRotationallyLockedBodies) {
+  Random random(304);
+  const Mat3 q = random.rotation();
+  const Vec3 omega(0.7, -1.3, 2.1);
+  const Vec3 along = q.transpose() * omega;  // ω in the principal frame
+  Contact c = rodOnGround(Vec3::Zero());
+  c.a.linearVelocity = Vec3::Zero();
+  c.a.angularVelocity = omega;
+  c.b.inverseMass = 0.0;
+  c.b.inverseInertiaWorld = Mat3::Zero();
+  c.b.linearVelocity = c.b.angularVelocity = Vec3::Zero();
+  c.a.inverseInertiaWorld = q * Vec3(0.5, 0.25, 0.125).asDiagonal() * q.transpose();
+  EXPECT_NEAR(core::impact::kineticEnergy(c),
+              0.5 * (2 * along(0) * along(0) + 4 * along(1) * along(1) + 8 * along(2) * along(2)),
+              1e-13);
+  c.a.inverseInertiaWorld = q * Vec3(0.5, 0.25, 0.0).asDiagonal() * q.transpose();
+  EXPECT_NEAR(core::impact::kineticEnergy(c),
+              0.5 * (2 * along(0) * along(0) + 4 * along(1) * along(1)), 1e-13);
+}
+
 }  // namespace
 }  // namespace carom::test
