@@ -1,7 +1,9 @@
 #include "carom/bullet/gap.h"
 
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btConvexShape.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
 #include <BulletCollision/NarrowPhaseCollision/btGjkEpaPenetrationDepthSolver.h>
 #include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>
@@ -65,6 +67,57 @@ Gap convexPlaneGap(const btConvexShape& a, const btTransform& ta, const btStatic
   return g;
 }
 
+// A sphere of radius r centred at c against a shape whose signed distance from c (m) and outward
+// unit normal at its closest surface point are `distance` and `normal`.
+Gap sphereGap(const btVector3& c, btScalar r, btScalar distance, const btVector3& normal) {
+  Gap g;
+  g.normal = normal;
+  g.distance = distance - r;
+  g.pointOnB = c - normal * distance;
+  g.pointOnA = c - normal * r;
+  return g;
+}
+
+// A sphere against a box, in closed form: Bullet's box is its core half extents rounded by its
+// margin (GJK's view of it), so c's signed distance to it is c's to the core box less the margin.
+// Exact, where GJK and EPA stop at a tolerance; and cheap: the variational step's vertex gaps (a
+// polyhedron's corner as a sphere of radius 0) made GJK a sixth of a 300-body bin's step time.
+Gap sphereBoxGap(const btSphereShape& a, const btTransform& ta, const btBoxShape& b,
+                 const btTransform& tb) {
+  const btVector3 c = ta.getOrigin();
+  const btVector3 local = tb.invXform(c);
+  const btVector3& core = b.getHalfExtentsWithoutMargin();
+  btVector3 outside(0, 0, 0);  // from the core's closest point to c, where c is outside the core
+  int nearestFace = 0;         // where c is inside: the axis of the face nearest to it
+  btScalar inside = -BT_LARGE_FLOAT;
+  for (int axis = 0; axis < 3; ++axis) {
+    const btScalar beyond = btFabs(local[axis]) - core[axis];
+    if (beyond > 0) outside[axis] = local[axis] > 0 ? beyond : -beyond;
+    if (beyond > inside) {
+      inside = beyond;
+      nearestFace = axis;
+    }
+  }
+  btVector3 normal(0, 0, 0);
+  btScalar distance = 0;
+  if (outside.length2() > 0) {
+    distance = outside.length();
+    normal = outside / distance;
+  } else {
+    distance = inside;
+    normal[nearestFace] = local[nearestFace] < 0 ? -1 : 1;
+  }
+  return sphereGap(c, a.getRadius(), distance - b.getMargin(), tb.getBasis() * normal);
+}
+
+Gap sphereSphereGap(const btSphereShape& a, const btTransform& ta, const btSphereShape& b,
+                    const btTransform& tb) {
+  const btVector3 apart = ta.getOrigin() - tb.getOrigin();
+  const btScalar length = apart.length();
+  const btVector3 normal = length > 0 ? apart / length : btVector3(0, 0, 1);  // any, when centred
+  return sphereGap(ta.getOrigin(), a.getRadius(), length - b.getRadius(), normal);
+}
+
 Gap closer(const Gap& best, const Gap& candidate) {
   return candidate.distance < best.distance ? candidate : best;
 }
@@ -96,6 +149,18 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
                 " (convex shapes, btStaticPlaneShape and btCompoundShape of those only)");
   }
   if (planeA) return swapped(gap(b, tb, a, ta));
+  const int typeA = a.getShapeType();
+  const int typeB = b.getShapeType();
+  if (typeA == BOX_SHAPE_PROXYTYPE && typeB == SPHERE_SHAPE_PROXYTYPE)
+    return swapped(gap(b, tb, a, ta));
+  if (typeA == SPHERE_SHAPE_PROXYTYPE && typeB == SPHERE_SHAPE_PROXYTYPE) {
+    return sphereSphereGap(static_cast<const btSphereShape&>(a), ta,
+                           static_cast<const btSphereShape&>(b), tb);
+  }
+  if (typeA == SPHERE_SHAPE_PROXYTYPE && typeB == BOX_SHAPE_PROXYTYPE) {
+    return sphereBoxGap(static_cast<const btSphereShape&>(a), ta, static_cast<const btBoxShape&>(b),
+                        tb);
+  }
   const auto& convexA = static_cast<const btConvexShape&>(a);
   if (planeB) return convexPlaneGap(convexA, ta, static_cast<const btStaticPlaneShape&>(b), tb);
   return convexConvexGap(convexA, ta, static_cast<const btConvexShape&>(b), tb);
