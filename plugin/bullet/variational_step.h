@@ -214,10 +214,10 @@ class VariationalStep {
   // a plastic LCP stops what approaches, then the LCP against the loads gives an impulse applied
   // half now (applyHeldImpulse) and half at the end of the step (stopHeldContacts). At the start of
   // the step a contact that separates is left free; on a landing inside the step one that separates
-  // at up to a h/2 (the half impulse's doing) stays held; the Zeno guard holds every touching
-  // contact, and every pair still closing in at its vertices sinking in the trial poses, as
-  // speculative contacts (addSinkingVertices).
-  enum class Hold { kStartOfStep, kLanding, kEverything };
+  // at up to a h/2 (the half impulse's doing) stays held; the Zeno guard holds as a landing does,
+  // and its pair (m_nextPair) at any speed, closing in or touching, with its vertices sinking in
+  // the trial poses as speculative contacts (addSinkingVertices).
+  enum class Hold { kStartOfStep, kLanding, kGuard };
   void holdRestingContacts(const Island& island, int id, double remaining, Hold mode);
   // The normal speed up to which a contact of a pair of `material` is resting (m/s): kRestingSpeed
   // plus what the loads add in one step where the material loses energy; kRestingSpeed for an

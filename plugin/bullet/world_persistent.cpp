@@ -48,11 +48,12 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // before the earlier holds are settled: settling takes back what they gave ahead of time, and a
   // contact that resolveImpact found resting (a landing) but that approached faster than the
   // resting speed after it was neither struck nor held, and was found again at the same instant
-  // until the Zeno guard held everything (measured in the bin: 56 whole-island holds at one instant
+  // until the Zeno guard held it (measured in the bin: 56 whole-island holds at one instant
   // for a sphere landing at 0.186 m/s, 0.214 after settling, resting speed 0.2135).
   struct Resting {
     int p;
     double distance;
+    bool guarded;
     std::vector<PairContact> contacts;  // those held
     std::vector<PairContact> touching;  // all, for markTouching
   };
@@ -61,25 +62,26 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const CandidatePair& pair = m_pairs[p];
     if (!mayTouch(p)) continue;
     const double distance = gapNow(p).distance;
-    // The Zeno guard ends the island's impact search: a pair still closing in (its trial poses
-    // penetrate) is held too, touching or not, with every vertex its trial poses sink in, as
-    // speculative contacts free to close their gaps over the rest of the step and no more. Left
-    // free, it flew into its partner unresolved: in a bin of 300 bodies, which reached the guard
-    // every step, a box struck down onto the ground pivoted on the one corner held and sank
-    // through it, 25 cm deep in 20 steps (measured).
-    const bool closing = mode == Hold::kEverything && m_tracks[p].closing;
+    // The Zeno guard's pair (its next event would exceed a body's events) is left to the
+    // persistent contacts for the rest of the step: held whatever its speed, and, where it is still
+    // closing in (its trial poses penetrate), touching or not, with every vertex its trial poses
+    // sink in, as speculative contacts free to close their gaps over the rest of the step and no
+    // more. Held where it touched only, a box struck down onto the ground pivoted on the one corner
+    // held and sank through it (25 cm deep in 20 steps in a bin of 300 bodies, measured).
+    const bool guarded = mode == Hold::kGuard && p == m_nextPair;
+    const bool closing = guarded && m_tracks[p].closing;
     if (distance > kContactTolerance && !closing) continue;
     const core::impact::ContactBody bodyA = contactBodyOf(pair.bodyA, pair.a);
     const core::impact::ContactBody bodyB = contactBodyOf(pair.bodyB, pair.b);
     constexpr double kAll = std::numeric_limits<double>::infinity();
-    const double restingSpeed =
-        mode == Hold::kEverything ? kAll : restingSpeedOf(materialOf(pair.a, pair.b));
-    const double separatingSpeed = mode == Hold::kEverything ? kAll
-                                   : mode == Hold::kLanding  ? m_restingSpeed
-                                                             : kContactTolerance / m_timeStep;
+    const double restingSpeed = guarded ? kAll : restingSpeedOf(materialOf(pair.a, pair.b));
+    const double separatingSpeed = guarded                      ? kAll
+                                   : mode == Hold::kStartOfStep ? kContactTolerance / m_timeStep
+                                                                : m_restingSpeed;
     Resting found{
         p,
         distance,
+        guarded,
         {},
         contactsNow(p, closing ? std::max(0.0, distance) + m_holdingReach : m_holdingReach)};
     if (closing) addSinkingVertices(p, found.touching);
@@ -109,7 +111,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
       // A landing at the very end of the step (its instant rounded to it) leaves no time to close.
       allowance.push_back(remaining > 0 ? contact.gap / (remaining * m_timeStep) : 0.0);
       // The Zeno guard's speculative contacts are not stopped short of touching by (a) either.
-      if (mode == Hold::kEverything) persistent.approach = allowance.back();
+      if (pairResting.guarded) persistent.approach = allowance.back();
       contacts.push_back(persistent);
       const auto lever = [&](int index) {
         if (index == kFixed) return core::Vec3::Zero().eval();
@@ -162,7 +164,8 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     contacts[i].approach = allowance[i];
   const core::contact::PersistentContactReport hold = core::contact::solvePersistentContacts(
       bodies, contacts,
-      mode == Hold::kLanding ? detail::kLandingHoldSettings : detail::kPersistentContactSettings);
+      mode == Hold::kStartOfStep ? detail::kPersistentContactSettings
+                                 : detail::kLandingHoldSettings);
   if (!stop.ok() || !hold.ok()) m_diagnostics.message = stop.ok() ? hold.message : stop.message;
   m_held.erase(std::remove_if(m_held.begin(), m_held.end(),
                               [id](const HeldContact& earlier) { return earlier.island == id; }),

@@ -36,8 +36,8 @@ struct SolverSettings {
   // Seeds every randomized choice: the same seed gives the same trajectory, bit for bit.
   std::uint64_t seed = 1;
   // A Zeno guard; ≥ 1. Variational mode: the events (impacts, landings) any one body takes part
-  // in within a step, after which its island's touching contacts are held for the rest of the
-  // step. lcp mode: the impact rounds of a step.
+  // in within a step, after which the pair of its next event is held as a persistent contact for
+  // the rest of the step (the island's other events go on). lcp mode: the impact rounds of a step.
   int maxEventsPerStep = 64;
 };
 

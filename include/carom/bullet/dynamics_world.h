@@ -28,9 +28,10 @@ struct StepDiagnostics {
   // gained energy (J): the contact time-stepping's error where a held body turns about an edge or
   // corner, of order m g h² (world_energy_guard.cpp). Zero for resting, sliding and rolling bodies.
   double energyRemoved = 0;
-  // True when solver.maxEventsPerStep impacts were resolved and the step still had not finished:
-  // the rest of the step was then taken with the remaining contacts held as persistent ones
-  // (a Zeno guard; the step never hangs). `message` says where.
+  // True when a body reached solver.maxEventsPerStep events in the step before it had finished:
+  // the pair of its next event was then held as a persistent contact for the rest of the step, the
+  // other pairs' events resolved as before (a Zeno guard; the step never hangs). `message` says
+  // where.
   bool eventLimitReached = false;
   std::string message;
 };
