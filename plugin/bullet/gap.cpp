@@ -12,6 +12,9 @@
 
 #include <string>
 
+#include "bt_eigen.h"
+#include "carom/bullet/ellipsoid_shape.h"
+#include "carom/core/ellipsoid_distance.h"
 #include "carom/error.h"
 
 namespace carom {
@@ -118,6 +121,22 @@ Gap sphereSphereGap(const btSphereShape& a, const btTransform& ta, const btSpher
   return sphereGap(ta.getOrigin(), a.getRadius(), length - b.getRadius(), normal);
 }
 
+// A sphere against an ellipsoid, in closed form (core::ellipsoidDistance): GJK's view of
+// carom::EllipsoidShape is the ellipsoid itself, margin included. The vertex gaps of boxes against
+// ellipsoids and the spheres' gaps to them were 57 % of the 300-body bin's GJK queries (measured).
+Gap sphereEllipsoidGap(const btSphereShape& a, const btTransform& ta, const EllipsoidShape& b,
+                       const btTransform& tb) {
+  const btVector3 c = ta.getOrigin();
+  const core::EllipsoidDistance d =
+      core::ellipsoidDistance(detail::toEigen(b.getSemiAxes()), detail::toEigen(tb.invXform(c)));
+  return sphereGap(c, a.getRadius(), d.distance, tb.getBasis() * detail::toBt(d.normal));
+}
+
+const EllipsoidShape* ellipsoidOf(const btCollisionShape& shape) {
+  if (shape.getShapeType() != CUSTOM_CONVEX_SHAPE_TYPE) return nullptr;
+  return dynamic_cast<const EllipsoidShape*>(&shape);
+}
+
 Gap closer(const Gap& best, const Gap& candidate) {
   return candidate.distance < best.distance ? candidate : best;
 }
@@ -151,7 +170,8 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
   if (planeA) return swapped(gap(b, tb, a, ta));
   const int typeA = a.getShapeType();
   const int typeB = b.getShapeType();
-  if (typeA == BOX_SHAPE_PROXYTYPE && typeB == SPHERE_SHAPE_PROXYTYPE)
+  if (typeB == SPHERE_SHAPE_PROXYTYPE &&
+      (typeA == BOX_SHAPE_PROXYTYPE || ellipsoidOf(a) != nullptr))
     return swapped(gap(b, tb, a, ta));
   if (typeA == SPHERE_SHAPE_PROXYTYPE && typeB == SPHERE_SHAPE_PROXYTYPE) {
     return sphereSphereGap(static_cast<const btSphereShape&>(a), ta,
@@ -161,6 +181,8 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
     return sphereBoxGap(static_cast<const btSphereShape&>(a), ta, static_cast<const btBoxShape&>(b),
                         tb);
   }
+  if (typeA == SPHERE_SHAPE_PROXYTYPE && ellipsoidOf(b) != nullptr)
+    return sphereEllipsoidGap(static_cast<const btSphereShape&>(a), ta, *ellipsoidOf(b), tb);
   const auto& convexA = static_cast<const btConvexShape&>(a);
   if (planeB) return convexPlaneGap(convexA, ta, static_cast<const btStaticPlaneShape&>(b), tb);
   return convexConvexGap(convexA, ta, static_cast<const btConvexShape&>(b), tb);

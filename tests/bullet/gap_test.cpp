@@ -186,6 +186,42 @@ TEST(Gap, EllipsoidOnABoxFaceMatchesTheAnalyticGap) {
   }
 }
 
+// A sphere, or a point (a polyhedron's corner, as the variational step's vertex gaps ask), against
+// a turned ellipsoid, in closed form: placed along the surface normal at a surface point x, its gap
+// is how far along it is, its witness on the ellipsoid x, in either order and whatever the
+// ellipsoid's margin (it never changes the shape). Inside, the depth stays below the smallest
+// radius of curvature (0.1² / 0.18 m), where x is still the nearest surface point.
+TEST(Gap, SphereAgainstAnEllipsoidIsTheDistanceAlongItsNormal) {
+  const Vec3 semiAxes(0.18, 0.1, 0.13);
+  EllipsoidShape ellipsoid(toBt(semiAxes));
+  test::Random random(41);
+  for (const double margin : {0.0, 0.01, ellipsoid.getMaximumExactMargin()}) {
+    ellipsoid.setMargin(margin);
+    for (const double radius : {0.15, 0.0}) {
+      const btSphereShape sphere(radius);
+      for (const double expected : kGaps) {
+        for (int i = 0; i < 20; ++i) {
+          const Mat3 R = random.rotation();
+          const Vec3 centre = random.vector(1.0);
+          const Vec3 x = semiAxes.cwiseProduct(random.unitVector());
+          const Vec3 n = x.cwiseQuotient(semiAxes.cwiseProduct(semiAxes)).normalized();
+          const btTransform pose = toBt(R, centre);
+          const btTransform at = toBt(Mat3::Identity(), centre + R * (x + (expected + radius) * n));
+          const Gap g = gap(sphere, at, ellipsoid, pose);
+          expectConsistent(g);
+          EXPECT_NEAR(g.distance, expected, 1e-14) << "gap " << expected << " radius " << radius;
+          EXPECT_LE((toEigen(g.normal) - R * n).norm(), 1e-12) << "gap " << expected;
+          EXPECT_LE((toEigen(g.pointOnB) - (centre + R * x)).norm(), 1e-12) << "gap " << expected;
+          const Gap back = gap(ellipsoid, pose, sphere, at);
+          EXPECT_EQ(back.distance, g.distance);
+          EXPECT_EQ(back.normal, -g.normal);
+          EXPECT_EQ(back.pointOnA, g.pointOnB);
+        }
+      }
+    }
+  }
+}
+
 // A compound is the union of its children, each at its world pose; the nearer child decides and is
 // named, whichever side of the pair the compound is on.
 TEST(Gap, CompoundIsItsNearestChild) {
