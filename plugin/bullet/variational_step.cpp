@@ -213,6 +213,10 @@ void VariationalStep::findCandidatePairs() {
   m_world.computeOverlappingPairs();
   m_stale.assign(m_bodies.size(), false);
   m_pairsOf.assign(m_bodies.size(), {});
+  for (const StepBody& body : m_bodies) {
+    const btBroadphaseProxy* proxy = body.rigidBody->getBroadphaseHandle();
+    m_searched.emplace_back(proxy->m_aabbMin, proxy->m_aabbMax);
+  }
   btOverlappingPairCache* cache = m_world.getBroadphase()->getOverlappingPairCache();
   for (int i = 0; i < cache->getNumOverlappingPairs(); ++i) {
     const btBroadphasePair& overlap = cache->getOverlappingPairArrayPtr()[i];

@@ -272,6 +272,9 @@ class VariationalStep {
   std::vector<CandidatePair> m_pairs;
   std::vector<PairTrack> m_tracks;  // per pair
   std::vector<bool> m_stale;        // per step body: struck or held since its trial was flowed
+  // Per step body: a box the broadphase has been searched over for its partners (stage 3's swept
+  // AABB, then the last box findNewPartners searched): a body moved within it has no new partner.
+  std::vector<std::pair<btVector3, btVector3>> m_searched;
   std::vector<std::vector<int>> m_pairsOf;  // per step body: its candidate pairs
   std::vector<HeldContact> m_held;
   int m_nextPair = -1;          // the pair of the island's earliest impact (earliestImpact)
