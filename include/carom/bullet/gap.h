@@ -27,8 +27,9 @@ struct Gap {
 // narrowphase (a sphere is its radius; a box's margin rounds its edges there). A btStaticPlaneShape
 // against a convex shape is exact: the support point of the convex shape along the plane's inward
 // normal (margin included, as in btConvexPlaneCollisionAlgorithm). A btSphereShape against a
-// btSphereShape or a btBoxShape is exact too, in closed form (the box as GJK sees it: its half
-// extents without margin, rounded by the margin). A btCompoundShape is the union of its children:
+// btSphereShape, a btBoxShape or a carom::EllipsoidShape is exact too, in closed form (the box as
+// GJK sees it: its half extents without margin, rounded by the margin; the ellipsoid by
+// core::ellipsoidDistance, whatever its margin). A btCompoundShape is the union of its children:
 // the gap is the smallest over child pairs, each child at its world transform.
 //
 // Throws carom::Error, naming the shapes, for a pair without a gap: two planes, an empty compound,
