@@ -6,11 +6,10 @@
 
 #include "carom/error.h"
 #include "support/random.h"
+#include "support/sphere_grid.h"
 
 namespace carom::core {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 // A long, a middle and a short axis, not in order, so that the shortest is not the last.
 const Vec3 kSemiAxes(0.5, 0.12, 0.3);
@@ -23,16 +22,9 @@ Vec3 surfaceNormal(const Vec3& semiAxes, const Vec3& x) {
 // bound the exact distance may not exceed, and reaches to within the sample's spacing.
 double sampledNearest(const Vec3& semiAxes, const Vec3& y) {
   double nearest = INFINITY;
-  const int n = 600;
-  for (int i = 0; i <= n; ++i) {
-    const double theta = kPi * i / n;
-    for (int j = 0; j < 2 * n; ++j) {
-      const double phi = kPi * j / n;
-      const Vec3 unit(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi),
-                      std::cos(theta));
-      nearest = std::min(nearest, (semiAxes.cwiseProduct(unit) - y).norm());
-    }
-  }
+  test::forEachOnUnitSphere(600, [&](const Vec3& unit) {
+    nearest = std::min(nearest, (semiAxes.cwiseProduct(unit) - y).norm());
+  });
   return nearest;
 }
 

@@ -8,6 +8,7 @@
 #include "carom/core/lie.h"
 #include "carom/error.h"
 #include "support/random.h"
+#include "support/sphere_grid.h"
 
 namespace carom::core {
 namespace {
@@ -19,17 +20,10 @@ constexpr double kPi = 3.14159265358979323846;
 double sampledLowest(const Ellipsoid& e, const Plane& plane, const Vec3& x, const Mat3& R,
                      const std::function<bool(const Vec3&)>& keep) {
   double lowest = INFINITY;
-  const int n = 400;
-  for (int i = 0; i <= n; ++i) {
-    const double theta = kPi * i / n;
-    for (int j = 0; j < 2 * n; ++j) {
-      const double phi = kPi * j / n;
-      const Vec3 unit(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi),
-                      std::cos(theta));
-      const Vec3 rho = e.center() + e.semiAxes().cwiseProduct(unit);
-      if (keep(rho)) lowest = std::min(lowest, plane.normal().dot(x + R * rho) - plane.offset());
-    }
-  }
+  test::forEachOnUnitSphere(400, [&](const Vec3& unit) {
+    const Vec3 rho = e.center() + e.semiAxes().cwiseProduct(unit);
+    if (keep(rho)) lowest = std::min(lowest, plane.normal().dot(x + R * rho) - plane.offset());
+  });
   return lowest;
 }
 
