@@ -181,8 +181,10 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
     return sphereBoxGap(static_cast<const btSphereShape&>(a), ta, static_cast<const btBoxShape&>(b),
                         tb);
   }
-  if (typeA == SPHERE_SHAPE_PROXYTYPE && ellipsoidOf(b) != nullptr)
-    return sphereEllipsoidGap(static_cast<const btSphereShape&>(a), ta, *ellipsoidOf(b), tb);
+  if (typeA == SPHERE_SHAPE_PROXYTYPE) {
+    if (const EllipsoidShape* ellipsoid = ellipsoidOf(b))
+      return sphereEllipsoidGap(static_cast<const btSphereShape&>(a), ta, *ellipsoid, tb);
+  }
   const auto& convexA = static_cast<const btConvexShape&>(a);
   if (planeB) return convexPlaneGap(convexA, ta, static_cast<const btStaticPlaneShape&>(b), tb);
   return convexConvexGap(convexA, ta, static_cast<const btConvexShape&>(b), tb);

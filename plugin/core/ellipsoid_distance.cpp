@@ -37,8 +37,8 @@ EllipsoidDistance ellipsoidDistance(const Vec3& semiAxes, const Vec3& point) {
     start = std::max(start, a(i) * z(i) - d(i));
     if (d(i) == 0 && z(i) > 0) offPlane = false;
   }
-  const auto F = [&](double u,
-                     double* slope) {  // Σ qᵢ² − 1, qᵢ = aᵢzᵢ/(u + dᵢ); F' = −2Σ qᵢ²/(u+dᵢ)
+  // F(u) = Σ qᵢ² − 1 with qᵢ = aᵢzᵢ/(u + dᵢ), and its slope F' = −2 Σ qᵢ²/(u + dᵢ).
+  const auto F = [&](double u, double* slope) {
     double value = -1.0, rate = 0.0;
     for (int i = 0; i < 3; ++i) {
       if (z(i) == 0) continue;
