@@ -24,9 +24,11 @@ namespace carom {
 struct StepDiagnostics {
   int impacts = 0;             // impacts resolved in the step, landings brought to rest included
   int persistentContacts = 0;  // contact points held by the persistent-contact LCP
-  // Kinetic energy removed from islands with persistent contacts whose step would otherwise have
-  // gained energy (J): the contact time-stepping's error where a held body turns about an edge or
-  // corner, of order m g h² (world_energy_guard.cpp). Zero for resting, sliding and rolling bodies.
+  // Energy removed from islands with persistent contacts whose step would otherwise have gained
+  // energy (J): the contact time-stepping's error where a held body turns about an edge or corner,
+  // of order m g h² (world_energy_guard.cpp). Taken from the island's kinetic energy, and where
+  // the island ends the step at rest, by moving its bodies back along their paths over the step.
+  // Zero for sliding and rolling bodies; round-off for bodies at rest.
   double energyRemoved = 0;
   // True when a body reached solver.maxEventsPerStep events in the step before it had finished:
   // the pair of its next event was then held as a persistent contact for the rest of the step, the
