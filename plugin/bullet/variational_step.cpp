@@ -29,6 +29,7 @@
 #include "carom/core/event.h"
 #include "carom/error.h"
 #include "disjoint_sets.h"
+#include "persistent_settings.h"
 #include "vertex_contacts.h"
 
 namespace carom {
@@ -74,7 +75,12 @@ void addVertexContacts(const PairGeometry& geometry, int side, double reach, con
 }  // namespace
 
 VariationalStep::VariationalStep(DynamicsWorld& world, double timeStep)
-    : m_world(world), m_timeStep(timeStep) {}
+    : m_world(world),
+      m_timeStep(timeStep),
+      m_holdSettings(detail::kPersistentContactSettings),
+      m_landingHoldSettings(detail::kLandingHoldSettings) {
+  m_holdSettings.down = m_landingHoldSettings.down = toEigen(world.getGravity());
+}
 
 StepDiagnostics VariationalStep::run() {
   readBodies();
