@@ -126,9 +126,9 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   if (contacts.empty()) return;
 
   // (a) Stop what still approaches, at once and plastically: a half impulse would let the body
-  // sink by ½τ u_n over the rest of the step.
-  const core::contact::PersistentContactReport stop =
-      core::contact::solvePersistentContacts(bodies, contacts, m_holdSettings);
+  // sink by ½τ u_n over the rest of the step. Inside the step with the landing settings, as (b).
+  const core::contact::PersistentContactReport stop = core::contact::solvePersistentContacts(
+      bodies, contacts, mode == Hold::kStartOfStep ? m_holdSettings : m_landingHoldSettings);
   for (std::size_t i = 0; i < contacts.size(); ++i)
     applyHeldImpulse(held[i], contacts[i].impulse);
   // (b) Hold against the loads over the remaining time τ: the LCP on v + τ a, warm-started from
