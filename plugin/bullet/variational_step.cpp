@@ -29,7 +29,6 @@
 #include "carom/core/event.h"
 #include "carom/error.h"
 #include "disjoint_sets.h"
-#include "persistent_settings.h"
 #include "vertex_contacts.h"
 
 namespace carom {
@@ -75,12 +74,7 @@ void addVertexContacts(const PairGeometry& geometry, int side, double reach, con
 }  // namespace
 
 VariationalStep::VariationalStep(DynamicsWorld& world, double timeStep)
-    : m_world(world),
-      m_timeStep(timeStep),
-      m_holdSettings(detail::kPersistentContactSettings),
-      m_landingHoldSettings(detail::kLandingHoldSettings) {
-  m_holdSettings.down = m_landingHoldSettings.down = toEigen(world.getGravity());
-}
+    : m_world(world), m_timeStep(timeStep) {}
 
 StepDiagnostics VariationalStep::run() {
   readBodies();

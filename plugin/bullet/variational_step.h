@@ -264,9 +264,6 @@ class VariationalStep {
   // Such a vertex is held as a speculative contact, free to close its gap over the rest of the
   // step.
   double m_holdingReach = kContactTolerance;
-  // The persistent-contact LCP's settings (persistent_settings.h), its sweeps taking the contacts
-  // lowest along the world's gravity first.
-  core::contact::PersistentContactSettings m_holdSettings, m_landingHoldSettings;
   std::vector<core::BodyState> m_start;  // per step body: its state at the start of the step
   std::vector<core::BodyState> m_trial;  // per step body: its trial pose (stage 2)
   std::vector<int> m_slot;      // per step body: its place in its island's body list, or −1

@@ -14,6 +14,7 @@
 #include <map>
 
 #include "bt_eigen.h"
+#include "persistent_settings.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -128,7 +129,9 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // (a) Stop what still approaches, at once and plastically: a half impulse would let the body
   // sink by ½τ u_n over the rest of the step. Inside the step with the landing settings, as (b).
   const core::contact::PersistentContactReport stop = core::contact::solvePersistentContacts(
-      bodies, contacts, mode == Hold::kStartOfStep ? m_holdSettings : m_landingHoldSettings);
+      bodies, contacts,
+      mode == Hold::kStartOfStep ? detail::kPersistentContactSettings
+                                 : detail::kLandingHoldSettings);
   for (std::size_t i = 0; i < contacts.size(); ++i)
     applyHeldImpulse(held[i], contacts[i].impulse);
   // (b) Hold against the loads over the remaining time τ: the LCP on v + τ a, warm-started from
@@ -162,7 +165,9 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   for (std::size_t i = 0; i < contacts.size(); ++i)
     contacts[i].approach = allowance[i];
   const core::contact::PersistentContactReport hold = core::contact::solvePersistentContacts(
-      bodies, contacts, mode == Hold::kStartOfStep ? m_holdSettings : m_landingHoldSettings);
+      bodies, contacts,
+      mode == Hold::kStartOfStep ? detail::kPersistentContactSettings
+                                 : detail::kLandingHoldSettings);
   if (!stop.ok() || !hold.ok()) m_diagnostics.message = stop.ok() ? hold.message : stop.message;
   m_held.erase(std::remove_if(m_held.begin(), m_held.end(),
                               [id](const HeldContact& earlier) { return earlier.island == id; }),
@@ -240,7 +245,7 @@ void VariationalStep::stopHeldContacts(const Island& island, int id) {
   }
   if (contacts.empty()) return;
   const core::contact::PersistentContactReport stop =
-      core::contact::solvePersistentContacts(bodies, contacts, m_holdSettings);
+      core::contact::solvePersistentContacts(bodies, contacts, detail::kPersistentContactSettings);
   if (!stop.ok()) m_diagnostics.message = stop.message;
   for (const int body : island.bodies) {
     const core::impact::ContactBody& solved = bodies[m_slot[body]];

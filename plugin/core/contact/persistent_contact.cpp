@@ -5,7 +5,6 @@
 #include <cmath>
 #include <iomanip>
 #include <limits>
-#include <numeric>
 #include <sstream>
 
 #include "carom/error.h"
@@ -38,7 +37,6 @@ void validate(const std::vector<ContactBody>& bodies,
   if (settings.stallSweeps < 1) {
     throw Error("PersistentContactSettings.stallSweeps must be at least 1");
   }
-  if (!settings.down.allFinite()) throw Error("PersistentContactSettings.down must be finite");
   const int count = static_cast<int>(bodies.size());
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const PersistentContact& c = contacts[i];
@@ -206,13 +204,6 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   std::vector<bool> fresh(contacts.size(), false), changed(contacts.size(), false);
   std::vector<double> seenA(contacts.size()), seenB(contacts.size());
 
-  // The sweep order: lowest along settings.down first.
-  std::vector<std::size_t> order(contacts.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
-    return contacts[i].point.dot(settings.down) > contacts[j].point.dot(settings.down);
-  });
-
   PersistentContactReport report;
   report.status = PersistentContactStatus::kIterationLimit;
   std::vector<Vec3> vStart, wStart;
@@ -231,7 +222,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       movedStart = moved;
     }
     bool solved = false;
-    for (const std::size_t i : order) {
+    for (std::size_t i = 0; i < contacts.size(); ++i) {
       const SweepContact& s = sweep[i];
       if (fresh[i] && movedOf(s.a) - seenA[i] + (movedOf(s.b) - seenB[i]) <= settings.tolerance)
         continue;

@@ -2,10 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
-#include <tuple>
 
 #include "carom/error.h"
 #include "support/random.h"
@@ -238,56 +236,6 @@ TEST(PersistentContact, ADisturbanceIsSolvedWhereItIsAndTheRestKeepsItsWarmStart
   EXPECT_NEAR(extra, 2.0 * 0.1, 1e-9);
 }
 
-TEST(PersistentContact, SweepsFromTheGroundUpPushAtEveryLevelOfAStackAtOnce) {
-  // A tower of ten boxes on the ground, each on one contact under its centre, falling at g h
-  // together, its contacts listed from the top down. In that order one sweep pushes at the lowest
-  // contact only (each contact above sees two boxes falling together); lowest first along `down`,
-  // at every contact. Given the sweeps, both stop the tower with each contact carrying the weight
-  // above it.
-  constexpr int kLevels = 10;
-  const auto solveTower = [](const PersistentContactSettings& settings) {
-    std::vector<ContactBody> bodies;
-    std::vector<PersistentContact> contacts;
-    for (int level = 0; level < kLevels; ++level) {
-      BoxOnGround box(Vec3(0.0, 0.0, -kG * kH), Vec3::Zero(), 0.5);
-      const double height = 2 * box.half.z() * level;
-      box.bodies[0].centerOfMass.z() += height;
-      bodies.push_back(box.bodies[0]);
-      PersistentContact c = box.contacts[0];
-      c.point = Vec3(0.0, 0.0, height);
-      c.bodyA = level == 0 ? kWorld : level - 1;
-      c.bodyB = level;
-      contacts.insert(contacts.begin(), c);  // the top first
-    }
-    const PersistentContactReport report = solvePersistentContacts(bodies, contacts, settings);
-    double fall = 0.0;  // the fastest fall left (m/s)
-    for (const ContactBody& body : bodies)
-      fall = std::max(fall, -body.linearVelocity.z());
-    return std::make_tuple(report, fall, contacts);
-  };
-  const auto pushing = [](const std::vector<PersistentContact>& contacts) {
-    return std::count_if(contacts.begin(), contacts.end(),
-                         [](const PersistentContact& c) { return c.impulse.z() > 0.0; });
-  };
-  PersistentContactSettings oneSweep;
-  oneSweep.maxIterations = 1;
-  EXPECT_EQ(pushing(std::get<2>(solveTower(oneSweep))), 1);
-  oneSweep.down = -3.0 * Vec3::UnitZ();
-  EXPECT_EQ(pushing(std::get<2>(solveTower(oneSweep))), kLevels);
-
-  PersistentContactSettings converging;
-  converging.maxIterations = 5000;
-  for (const Vec3& down : {Vec3::Zero().eval(), Vec3(0.0, 0.0, -1.0)}) {
-    converging.down = down;
-    const auto [report, fall, contacts] = solveTower(converging);
-    ASSERT_TRUE(report.ok()) << report.message;
-    EXPECT_LE(fall, 1e-9);
-    for (const PersistentContact& c : contacts) {  // box mass 2
-      EXPECT_NEAR(c.impulse.z(), 2.0 * kG * kH * (kLevels - c.bodyB), 1e-8) << c.bodyB;
-    }
-  }
-}
-
 TEST(PersistentContact, ReportsTheSweepCap) {
   BoxOnGround box(Vec3(0.4, -0.2, -kG * kH), Vec3(0.1, 0.0, 0.3), 0.4);
   PersistentContactSettings one;
@@ -366,9 +314,6 @@ TEST(PersistentContact, RefusesBadInputAndChangesNothing) {
   EXPECT_THROW(solvePersistentContacts(box.bodies, box.contacts, bad), Error);
   bad = {};
   bad.stallSweeps = 0;
-  EXPECT_THROW(solvePersistentContacts(box.bodies, box.contacts, bad), Error);
-  bad = {};
-  bad.down.y() = std::nan("");
   EXPECT_THROW(solvePersistentContacts(box.bodies, box.contacts, bad), Error);
 }
 

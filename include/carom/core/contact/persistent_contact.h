@@ -58,13 +58,6 @@ struct PersistentContactSettings {
   // converges over the next steps from their warm starts, at the same cost over 120 steps as with
   // the cap alone (measured). Default 512.
   int stallSweeps = 512;
-  // The direction the loads press the bodies in (any length; zero for none). Each sweep takes the
-  // contacts lowest along it first, where the given order is kept: the first sweep of a stack
-  // falling onto the ground then pushes at every level, not at the lowest only. Measured in
-  // variational mode: a ten-level pyramid of boxes 23 % faster over 600 steps (3.5 → 2.7 ms per
-  // step, most of it its cold first steps), a landing's plastic stop in a bin of 300 bodies a
-  // quarter fewer sweeps (520 → 393 on average over steps 61–72).
-  Vec3 down = Vec3::Zero();
 };
 
 enum class PersistentContactStatus { kConverged, kIterationLimit, kStalled };
