@@ -126,12 +126,14 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   }
   if (contacts.empty()) return;
 
-  // (a) Stop what still approaches, at once and plastically: a half impulse would let the body
-  // sink by ½τ u_n over the rest of the step. Inside the step with the landing settings, as (b).
-  const core::contact::PersistentContactReport stop = core::contact::solvePersistentContacts(
-      bodies, contacts,
+  // Inside the step both solves below start from a pile held before (persistent_settings.h).
+  const core::contact::PersistentContactSettings& settings =
       mode == Hold::kStartOfStep ? detail::kPersistentContactSettings
-                                 : detail::kLandingHoldSettings);
+                                 : detail::kLandingHoldSettings;
+  // (a) Stop what still approaches, at once and plastically: a half impulse would let the body
+  // sink by ½τ u_n over the rest of the step.
+  const core::contact::PersistentContactReport stop =
+      core::contact::solvePersistentContacts(bodies, contacts, settings);
   for (std::size_t i = 0; i < contacts.size(); ++i)
     applyHeldImpulse(held[i], contacts[i].impulse);
   // (b) Hold against the loads over the remaining time τ: the LCP on v + τ a, warm-started from
@@ -164,10 +166,8 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // and lifted it (measured: up to 8.7e-4 J gained in a step).
   for (std::size_t i = 0; i < contacts.size(); ++i)
     contacts[i].approach = allowance[i];
-  const core::contact::PersistentContactReport hold = core::contact::solvePersistentContacts(
-      bodies, contacts,
-      mode == Hold::kStartOfStep ? detail::kPersistentContactSettings
-                                 : detail::kLandingHoldSettings);
+  const core::contact::PersistentContactReport hold =
+      core::contact::solvePersistentContacts(bodies, contacts, settings);
   if (!stop.ok() || !hold.ok()) m_diagnostics.message = stop.ok() ? hold.message : stop.message;
   m_held.erase(std::remove_if(m_held.begin(), m_held.end(),
                               [id](const HeldContact& earlier) { return earlier.island == id; }),
