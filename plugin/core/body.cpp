@@ -29,7 +29,8 @@ MassProperties::MassProperties(double mass, const Mat3& inertia)
     : mass_(mass),
       inertia_(inertia),
       inverseInertia_(inertia.inverse()),
-      nonStandardInertia_(0.5 * inertia.trace() * Mat3::Identity() - inertia) {}
+      nonStandardInertia_(0.5 * inertia.trace() * Mat3::Identity() - inertia),
+      isotropic_(inertia == inertia(0, 0) * Mat3::Identity()) {}
 
 MassProperties MassProperties::create(double mass, const Mat3& inertia) {
   if (!std::isfinite(mass) || !(mass > 0.0)) {

@@ -79,11 +79,24 @@ RotationSolution solveRotation(const MassProperties& body, const Vec3& g,
   validateSettings(settings);
   if (!g.allFinite()) throw Error("solveRotation: angular impulse g is not finite");
   const Mat3& J = body.inertia();
+  RotationSolution solution;
+  const Mat3& Jd = body.nonStandardInertia();
+  const auto residualOf = [&](const Mat3& F) {
+    return (F * Jd - Jd * F.transpose() - hat(g)).cwiseAbs().maxCoeff();
+  };
+  // J = jI: J_d = (j/2)I, and the rotation F by θ about û has F − Fᵀ = 2 sin θ S(û), so (D.1) is
+  // j sin θ S(û) = S(g): F turns about g by θ = asin(|g|/j), with Cayley parameter
+  // tan(θ/2) ĝ = g / (j + √(j² − |g|²)). Beyond |g| = j no F solves (D.1); Newton says so below.
+  const double j = J(0, 0);
+  if (body.isotropic() && g.squaredNorm() <= j * j) {
+    solution.F = cayley(g / (j + std::sqrt(j * j - g.squaredNorm())));
+    solution.residual = residualOf(solution.F);
+    return solution;
+  }
   const bool isCayley = settings.chart == RotationChart::kCayley;
   // Small-rotation guesses: G(f) ≈ 2Jf (Cayley) and G(f) ≈ Jf (exponential).
   Vec3 f = (isCayley ? 0.5 : 1.0) * (body.inverseInertia() * g);
 
-  RotationSolution solution;
   solution.status = SolveStatus::kIterationLimit;
   for (int iteration = 1; iteration <= settings.maxIterations; ++iteration) {
     const ChartEvaluation e = isCayley ? evaluateCayley(J, f) : evaluateExponential(J, f);
@@ -104,9 +117,7 @@ RotationSolution solveRotation(const MassProperties& body, const Vec3& g,
     }
   }
   solution.F = chartToRotation(settings.chart, f);
-  const Mat3& Jd = body.nonStandardInertia();
-  solution.residual =
-      (solution.F * Jd - Jd * solution.F.transpose() - hat(g)).cwiseAbs().maxCoeff();
+  solution.residual = residualOf(solution.F);
   return solution;
 }
 

@@ -125,7 +125,8 @@ TEST(CollisionIntegrator, FailedSolvesAreReportedAndChangeNothing) {
   spinning.Pi = Vec3(0.3, -0.2, 0.1);
   CollisionIntegratorSettings oneNewton;
   oneNewton.newton.maxIterations = 1;
-  const CollisionIntegrator newtonCapped(ball.body,
+  // An ellipsoid's inertia: a ball's (isotropic) rotation is solved in closed form, no Newton.
+  const CollisionIntegrator newtonCapped(uniformEllipsoid(ball.body.mass(), {0.5, 0.6, 0.7}),
                                          std::make_shared<Ellipsoid>(Vec3(0.5, 0.6, 0.7)),
                                          Plane(Vec3::UnitZ()), ball.integrator.load(), oneNewton);
   const StepReport newton = newtonCapped.step(spinning, 0.0);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Geometry>
 #include <cmath>
 #include <limits>
 
@@ -74,6 +75,39 @@ TEST(RotationSolve, ReportsTheIterationCapInsteadOfAcceptingAnUnconvergedRotatio
   EXPECT_FALSE(step.ok());
   EXPECT_EQ(step.state.x, Vec3::Zero());  // a failed step changes nothing
   EXPECT_EQ(step.state.R, Mat3::Identity());
+}
+
+TEST(RotationSolve, IsotropicBodyTurnsAboutTheImpulseByTheAnalyticAngle) {
+  // J = jI (a uniform sphere): (D.1) reads j sin θ S(û) = S(g), so F is the rotation by
+  // θ = asin(|g|/j) about ĝ, up to the chart's limit |g| = j.
+  const MassProperties ball = uniformEllipsoid(2.0, {0.3, 0.3, 0.3});
+  ASSERT_TRUE(ball.isotropic());
+  const double j = ball.inertia()(0, 0);
+  test::Random random(21);
+  for (int i = 0; i < 200; ++i) {
+    const Vec3 g = random.uniform(0.0, 0.999 * j) * random.unitVector();
+    const Mat3 analytic = Eigen::AngleAxisd(std::asin(g.norm() / j), g.normalized()).matrix();
+    for (RotationChart chart : {RotationChart::kCayley, RotationChart::kExponential}) {
+      const RotationSolution s = solveRotation(ball, g, {chart});
+      ASSERT_EQ(s.status, SolveStatus::kConverged);
+      EXPECT_EQ(s.iterations, 0);  // no Newton iteration
+      EXPECT_LE(maxAbs(s.F - analytic), 1e-14);
+      EXPECT_LE(s.residual, 1e-14 * std::max(1.0, g.norm()));
+    }
+  }
+  EXPECT_EQ(solveRotation(ball, Vec3::Zero()).F, Mat3::Identity());
+  // A body a hair off isotropic takes the Newton iteration to the same rotation.
+  Mat3 nearly = ball.inertia();
+  nearly(2, 2) *= 1 + 1e-9;
+  const MassProperties offBall = MassProperties::create(2.0, nearly);
+  ASSERT_FALSE(offBall.isotropic());
+  const Vec3 g = 0.3 * j * Vec3(1, -2, 0.5).normalized();
+  const RotationSolution newton = solveRotation(offBall, g);
+  ASSERT_EQ(newton.status, SolveStatus::kConverged);
+  EXPECT_GT(newton.iterations, 0);
+  EXPECT_LE(maxAbs(newton.F - solveRotation(ball, g).F), 1e-8);
+  // Beyond |g| = j no rotation solves (D.1): reported, not accepted.
+  EXPECT_NE(solveRotation(ball, Vec3(1.01 * j, 0, 0)).status, SolveStatus::kConverged);
 }
 
 TEST(RotationSolve, RefusesBadInput) {

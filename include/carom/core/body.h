@@ -25,6 +25,9 @@ class MassProperties {
   const Mat3& inverseInertia() const { return inverseInertia_; }
   // J_d = ½ tr(J) I − J = ∫ ρρᵀ dm, the non-standard inertia of the discrete Lagrangian (4.1).
   const Mat3& nonStandardInertia() const { return nonStandardInertia_; }
+  // J = jI exactly (a uniform sphere or cube): the body turns about its angular momentum, and the
+  // LGVI's rotation equation has a closed-form solution (solveRotation).
+  bool isotropic() const { return isotropic_; }
 
  private:
   MassProperties(double mass, const Mat3& inertia);
@@ -32,6 +35,7 @@ class MassProperties {
   Mat3 inertia_;
   Mat3 inverseInertia_;
   Mat3 nonStandardInertia_;
+  bool isotropic_;
 };
 
 // Uniform solid ellipsoid with semi-axes (a, b, c) along the body axes: J = m/5 diag(b²+c², ...).

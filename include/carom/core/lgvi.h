@@ -33,8 +33,8 @@ const char* toString(SolveStatus status);
 
 struct RotationSolution {
   Mat3 F = Mat3::Identity();  // the relative rotation R_kᵀR_{k+1}
-  int iterations = 0;
-  double residual = 0.0;  // max-norm of F J_d − J_d Fᵀ − S(g)
+  int iterations = 0;         // Newton's; 0 for an isotropic body, solved in closed form
+  double residual = 0.0;      // max-norm of F J_d − J_d Fᵀ − S(g)
   SolveStatus status = SolveStatus::kConverged;
 };
 
