@@ -58,7 +58,9 @@ TEST(TranLeokImpacts, EarlyImpactsMatchTheRegressionValuesOfTheDigest) {
     ASSERT_EQ(impacts.size(), r.index + 1) << setup.name;
     const ImpactRecord& impact = impacts[r.index];
     EXPECT_NEAR(impact.time, r.time, 1e-9) << setup.name << " impact " << r.index + 1;
-    if (!std::isnan(r.lambda)) EXPECT_NEAR(impact.lambda, r.lambda, 1e-6) << setup.name;
+    if (!std::isnan(r.lambda)) {
+      EXPECT_NEAR(impact.lambda, r.lambda, 1e-6) << setup.name;
+    }
   }
   // Case I's first impact in full: α and Φ̇⁻ as well.
   const ImpactRecord first = firstImpacts(tranLeokSetup(TranLeokCase::kI), 1, 0.01, 1000)[0];
