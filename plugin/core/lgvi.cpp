@@ -80,17 +80,15 @@ RotationSolution solveRotation(const MassProperties& body, const Vec3& g,
   if (!g.allFinite()) throw Error("solveRotation: angular impulse g is not finite");
   const Mat3& J = body.inertia();
   RotationSolution solution;
-  const Mat3& Jd = body.nonStandardInertia();
-  const auto residualOf = [&](const Mat3& F) {
-    return (F * Jd - Jd * F.transpose() - hat(g)).cwiseAbs().maxCoeff();
-  };
   // J = jI: J_d = (j/2)I, and the rotation F by θ about û has F − Fᵀ = 2 sin θ S(û), so (D.1) is
   // j sin θ S(û) = S(g): F turns about g by θ = asin(|g|/j), with Cayley parameter
   // tan(θ/2) ĝ = g / (j + √(j² − |g|²)). Beyond |g| = j no F solves (D.1); Newton says so below.
   const double j = J(0, 0);
   if (body.isotropic() && g.squaredNorm() <= j * j) {
     solution.F = cayley(g / (j + std::sqrt(j * j - g.squaredNorm())));
-    solution.residual = residualOf(solution.F);
+    // The residual below with J_d = (j/2)I, without its two matrix products.
+    solution.residual =
+        (0.5 * j * (solution.F - solution.F.transpose()) - hat(g)).cwiseAbs().maxCoeff();
     return solution;
   }
   const bool isCayley = settings.chart == RotationChart::kCayley;
@@ -117,7 +115,9 @@ RotationSolution solveRotation(const MassProperties& body, const Vec3& g,
     }
   }
   solution.F = chartToRotation(settings.chart, f);
-  solution.residual = residualOf(solution.F);
+  const Mat3& Jd = body.nonStandardInertia();
+  solution.residual =
+      (solution.F * Jd - Jd * solution.F.transpose() - hat(g)).cwiseAbs().maxCoeff();
   return solution;
 }
 
