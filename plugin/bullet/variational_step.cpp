@@ -108,7 +108,17 @@ void VariationalStep::runIsland(Island& island, int id) {
   // (measured: 5e-5 m and 3e-4 J in a step for a box leaving the last step at 7 mm/s). It lands
   // within the step if it must. Inside the step a held body separates at up to a h/2 from the
   // half impulse, and its contacts stay held.
-  holdRestingContacts(island, id, 1.0, Hold::kStartOfStep);
+  // An island at rest is held once and flows to the end of the step, unless its hold has left a
+  // pair closing (a push into a neighbour beyond the holding reach, a turn): the impact loop then
+  // takes the step from its holds.
+  const bool resting = isResting(island);
+  holdRestingContacts(island, id, 1.0, resting ? Hold::kResting : Hold::kStartOfStep);
+  if (resting && !closesAfterHold(island)) {
+    for (const int body : island.bodies)
+      m_bodies[body].state = m_trial[body];
+    ++m_diagnostics.restingIslands;
+    return;
+  }
   double elapsed = 0;  // α_Σ: the fraction of the step already taken
   int lastPair = -1;   // the pair of the last event, if a landing or graze
   while (true) {

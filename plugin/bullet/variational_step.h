@@ -140,6 +140,13 @@ class VariationalStep {
   int addPair(const btCollisionObject* a, const btCollisionObject* b);
   int stepIndexOf(const btCollisionObject* object) const;  // kFixed for one that is not
   std::vector<Island> findIslands();                       // and m_slot
+  // Whether nothing in the island can strike within the step (world_resting_island.cpp): every
+  // pair its free flight closes (trial poses closer than touching) closes at most at its resting
+  // speed, on average over the step and at each of its contacts now. Marks those pairs closing.
+  bool isResting(const Island& island);
+  // After an island's hold at the start of the step: whether a pair's trial poses, flowed again
+  // where the hold changed a body, still come closer than touching.
+  bool closesAfterHold(const Island& island);
   // Stages 4 and 5 for one island, from the start of the step to its end.
   void runIsland(Island& island, int id);
   // The gap of a pair with its step bodies at the given states (nullptr: a fixed object).
@@ -216,8 +223,11 @@ class VariationalStep {
   // the step a contact that separates is left free; on a landing inside the step one that separates
   // at up to a h/2 (the half impulse's doing) stays held; the Zeno guard holds as a landing does,
   // and its pair (m_nextPair) at any speed, closing in or touching, with its vertices sinking in
-  // the trial poses as speculative contacts (addSinkingVertices).
-  enum class Hold { kStartOfStep, kLanding, kGuard };
+  // the trial poses as speculative contacts (addSinkingVertices). An island at rest (isResting)
+  // holds as at the start of the step, and every pair closing or within the holding reach as
+  // speculative contacts, separating ones included, whose allowance closes them at the end of the
+  // step.
+  enum class Hold { kStartOfStep, kLanding, kGuard, kResting };
   void holdRestingContacts(const Island& island, int id, double remaining, Hold mode);
   // The normal speed up to which a contact of a pair of `material` is resting (m/s): kRestingSpeed
   // plus what the loads add in one step where the material loses energy; kRestingSpeed for an

@@ -24,6 +24,9 @@ namespace carom {
 struct StepDiagnostics {
   int impacts = 0;             // impacts resolved in the step, landings brought to rest included
   int persistentContacts = 0;  // contact points held by the persistent-contact LCP
+  // Islands at rest (nothing in them could strike within the step): held once at the start of the
+  // step and flowed to its end with no impact located.
+  int restingIslands = 0;
   // Energy removed from islands with persistent contacts whose step would otherwise have gained
   // energy (J): the contact time-stepping's error where a held body turns about an edge or corner,
   // of order m g h² (world_energy_guard.cpp). Taken from the island's kinetic energy, and where

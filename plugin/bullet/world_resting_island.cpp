@@ -1,0 +1,41 @@
+// An island at rest (stages 4–5 of ARCHITECTURE.md "One step" without events): where nothing in
+// an island can strike within the step, its contacts are held once, at the start of the step, and
+// it flows to the end with no impact located. In a settled pile of 300 bodies the impact loop
+// located ~300 landings per step, each holding the whole island again (4.6 s per step, measured).
+#include "variational_step.h"
+
+#include <algorithm>
+
+namespace carom {
+
+bool VariationalStep::isResting(const Island& island) {
+  for (const int p : island.pairs) {
+    const CandidatePair& pair = m_pairs[p];
+    PairTrack& track = m_tracks[p];
+    const double trialGap = trialGapAtLeast(p);
+    track.closing = trialGap + pair.slack < 0;
+    if (!track.closing) continue;
+    // Closing faster than its resting speed, on average over the step or at one of its contacts
+    // now: its touch would be an impact, not a landing.
+    const double restingSpeed = restingSpeedOf(materialOf(pair.a, pair.b));
+    const double distance = gapNow(p).distance;
+    if (distance - trialGap > restingSpeed * m_timeStep) return false;
+    std::vector<PairContact> contacts = contactsNow(p, std::max(0.0, distance) + m_holdingReach);
+    addSinkingVertices(p, contacts);
+    const core::impact::ContactBody bodyA = contactBodyOf(pair.bodyA, pair.a);
+    const core::impact::ContactBody bodyB = contactBodyOf(pair.bodyB, pair.b);
+    for (const PairContact& contact : contacts) {
+      const core::impact::Contact c{bodyA, bodyB, contact.point, contact.normal};
+      if (-contact.normal.dot(core::impact::relativeVelocity(c)) > restingSpeed) return false;
+    }
+  }
+  return true;
+}
+
+bool VariationalStep::closesAfterHold(const Island& island) {
+  refreshTrials(island, 1.0);
+  return std::any_of(island.pairs.begin(), island.pairs.end(),
+                     [&](int p) { return trialGapAtLeast(p) + m_pairs[p].slack < 0; });
+}
+
+}  // namespace carom
