@@ -186,9 +186,14 @@ void VariationalStep::runIsland(Island& island, int id) {
 core::BodyState VariationalStep::flowBody(int index, const core::BodyState& from,
                                           double fraction) const {
   const StepBody& body = m_bodies[index];
-  const core::FlowResult result = core::flow(body.mass, from, fraction * m_timeStep, body.load);
+  // A body spinning faster than one step's rotation solve reaches (about 1/h rad/s) is flowed in
+  // sub-steps of the same map.
+  const core::FlowResult result =
+      core::flowInSubsteps(body.mass, from, fraction * m_timeStep, body.load);
   if (!result.ok()) {
-    throw Error("variational step: the LGVI rotation solve failed for a body (" +
+    throw Error("variational step: the LGVI rotation solve failed for a body spinning at " +
+                std::to_string(core::angularVelocityWorld(body.mass, from).norm()) +
+                " rad/s, even in " + std::to_string(result.substeps) + " sub-steps (" +
                 std::string(core::toString(result.rotation.status)) + ")");
   }
   return result.state;

@@ -143,4 +143,22 @@ FlowResult flow(const MassProperties& body, const BodyState& state, double h,
   return result;
 }
 
+FlowResult flowInSubsteps(const MassProperties& body, const BodyState& state, double h,
+                          const ExternalLoad& load, int maxSubsteps,
+                          const NewtonSettings& settings) {
+  if (maxSubsteps < 1) throw Error("flowInSubsteps: maxSubsteps must be at least 1");
+  FlowResult result = flow(body, state, h, load, settings);
+  // Each attempt doubles n: the rotation per sub-step halves, and with it |g| against J.
+  for (int n = 2; !result.ok() && n <= maxSubsteps; n *= 2) {
+    FlowResult next{state, {}, n};
+    for (int i = 0; i < n && next.ok(); ++i) {
+      const FlowResult part = flow(body, next.state, h / n, load, settings);
+      next.state = part.state;
+      next.rotation = part.rotation;
+    }
+    result = next.ok() ? next : FlowResult{state, next.rotation, n};
+  }
+  return result;
+}
+
 }  // namespace carom::core

@@ -10,6 +10,7 @@
 #include "bullet/world_scene.h"
 #include "carom/bullet/ellipsoid_shape.h"
 #include "carom/core/tran_leok_cases.h"
+#include "carom/error.h"
 
 namespace carom {
 namespace {
@@ -48,6 +49,43 @@ TEST(DynamicsWorldVariational, ElasticSphereKeepsApexHeightAndEnergy) {
   }
   RecordProperty("relative_energy_drift", std::to_string(worst));
   std::printf("[ measured ] %zu bounces, max relative energy drift %.3e\n", events.size(), worst);
+}
+
+// Faster than 1/h rad/s, a body has no variational step of its own (Tran & Leok (5.9c), see
+// core::flowInSubsteps): it is flowed in sub-steps, and keeps what free rotation keeps.
+TEST(DynamicsWorldVariational, BodiesSpinningFasterThanOneStepCanTurnFlyInSubsteps) {
+  test::Scene<DynamicsWorld> scene(variational());
+  btRigidBody* ball = scene.add(new btSphereShape(0.05), 1.0, btVector3(0, 10, 0));
+  btRigidBody* box =
+      scene.add(new btBoxShape(btVector3(0.05, 0.03, 0.02)), 1.0, btVector3(1, 10, 0));
+  const btVector3 spin = 200.0 * btVector3(0.3, 0.2, 1.0).normalized();  // rad/s: 3.3 / h
+  ball->setAngularVelocity(spin);
+  box->setAngularVelocity(spin);
+  const auto momentum = [](const btRigidBody* body) {
+    return body->getInvInertiaTensorWorld().inverse() * body->getAngularVelocity();
+  };
+  const auto rotationalEnergy = [&](const btRigidBody* body) {
+    return 0.5 * body->getAngularVelocity().dot(momentum(body));
+  };
+  const btVector3 momentum0 = momentum(box);
+  const double energy0 = rotationalEnergy(box);
+  for (int i = 0; i < 60; ++i)
+    ASSERT_NO_THROW(scene.world().stepSimulation(kH, 1, kH)) << i;
+  EXPECT_LE((ball->getAngularVelocity() - spin).length(), 1e-9 * spin.length());
+  EXPECT_LE((momentum(box) - momentum0).length(), 1e-9 * momentum0.length());
+  EXPECT_NEAR(rotationalEnergy(box), energy0, 1e-9 * energy0);
+  EXPECT_NEAR(box->getCenterOfMassPosition().y(), 10 - 0.5 * kG * 1.0, 1e-9);  // 60 steps: 1 s
+}
+
+TEST(DynamicsWorldVariational, ASpinBeyondTheSubstepsIsAnErrorThatMovesNothing) {
+  test::Scene<DynamicsWorld> scene(variational());
+  btRigidBody* box =
+      scene.add(new btBoxShape(btVector3(0.05, 0.03, 0.02)), 1.0, btVector3(0, 10, 0));
+  box->setAngularVelocity(btVector3(0, 0, 6000));  // 100 / h: beyond 64 sub-steps
+  const btTransform before = box->getWorldTransform();
+  EXPECT_THROW(scene.world().stepSimulation(kH, 1, kH), Error);
+  EXPECT_EQ(box->getWorldTransform().getOrigin(), before.getOrigin());
+  EXPECT_EQ(box->getWorldTransform().getBasis(), before.getBasis());
 }
 
 // A ball striking the middle of a wall's face touches it at one point on its line of centres.

@@ -251,5 +251,85 @@ TEST(FreeFlight, AttitudeIsSecondOrderAccurate) {
   EXPECT_NEAR(e2 / e3, 4.0, 0.5);
 }
 
+// A uniform sphere spinning at ω with h|ω| = 3: (5.9c) needs h|ω| ≤ 1 (|g| ≤ j), so one step has no
+// rotation, and four of h/4 each turn it by asin(3/4) about ω (the isotropic closed form).
+TEST(FlowInSubsteps, TurnsABallTooFastForOneStepByTheAnalyticAngleInFourSubsteps) {
+  const MassProperties ball = uniformEllipsoid(2.0, {0.3, 0.3, 0.3});
+  const double h = 0.01, j = ball.inertia()(0, 0);
+  const Vec3 axis = Vec3(1, -2, 0.5).normalized();
+  const BodyState s{{0, 0, 1}, Mat3::Identity(), {1, 0, 0}, (3.0 / h) * j * axis};
+  EXPECT_FALSE(flow(ball, s, h, {}).ok());
+  const FlowResult r = flowInSubsteps(ball, s, h, {});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.substeps, 4);
+  const Mat3 analytic = Eigen::AngleAxisd(4 * std::asin(0.75), axis).matrix();
+  EXPECT_LE(maxAbs(r.state.R - analytic), 1e-13);
+  EXPECT_LE((r.state.R * r.state.Pi - s.Pi).norm(), 1e-13 * s.Pi.norm());
+  BodyState byHand = s;
+  for (int i = 0; i < 4; ++i)
+    byHand = flow(ball, byHand, h / 4, {}).state;
+  EXPECT_EQ(r.state.R, byHand.R);
+  EXPECT_EQ(r.state.x, byHand.x);
+}
+
+TEST(FlowInSubsteps, IsExactlyFlowWhereOneStepSolves) {
+  test::Random random(24);
+  const MassProperties body = MassProperties::create(1.3, random.inertia());
+  const BodyState s{random.vector(5.0), random.rotation(), random.vector(3.0), random.vector(0.5)};
+  const ExternalLoad load{kGravity, Vec3(0.1, 0, 0), Vec3(0, 0.2, 0)};
+  const FlowResult one = flow(body, s, 0.01, load);
+  const FlowResult sub = flowInSubsteps(body, s, 0.01, load);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(sub.substeps, 1);
+  EXPECT_EQ(sub.state.R, one.state.R);
+  EXPECT_EQ(sub.state.Pi, one.state.Pi);
+  EXPECT_EQ(sub.state.x, one.state.x);
+}
+
+// A box-like body tumbling at about three rotations' worth of the one-step limit: its sub-stepped
+// flow keeps what the variational step keeps over 10⁴ steps.
+TEST(FlowInSubsteps, ATumblingBodyKeepsItsMomentumAndEnergyAndRunsBackward) {
+  const MassProperties box = uniformEllipsoid(1.0, {0.05, 0.03, 0.02});
+  const double h = 1.0 / 60;
+  const Vec3 omega = 200.0 * Vec3(0.3, 0.2, 1.0).normalized();  // rad/s, body frame
+  BodyState s{{0, 0, 0}, Mat3::Identity(), {0, 0, 0}, box.inertia() * omega};
+  const ExternalLoad load{kGravity, Vec3::Zero(), Vec3::Zero()};
+  ASSERT_FALSE(flow(box, s, h, load).ok());
+  const double rot0 = energy(box, s, kGravity).rotational;
+  const Vec3 spin0 = s.R * s.Pi;
+  double maxRotError = 0, maxSpinError = 0;
+  int substeps = 0;
+  for (int k = 0; k < 10000; ++k) {
+    const FlowResult r = flowInSubsteps(box, s, h, load);
+    ASSERT_TRUE(r.ok()) << k;
+    substeps = std::max(substeps, r.substeps);
+    s = r.state;
+    maxRotError =
+        std::max(maxRotError, std::abs(energy(box, s, kGravity).rotational - rot0) / rot0);
+    maxSpinError = std::max(maxSpinError, (s.R * s.Pi - spin0).norm() / spin0.norm());
+  }
+  EXPECT_GT(substeps, 1);
+  EXPECT_LE(maxSpinError, 1e-11);  // spatial angular momentum: exact but for round-off
+  EXPECT_LE(maxRotError, 1e-11);   // torque-free: the LGVI keeps |Π| and the energy (digest B2)
+  EXPECT_LE(orthogonalityError(s.R), 1e-11);
+  const FlowResult forward = flowInSubsteps(box, s, h, load);
+  const FlowResult back = flowInSubsteps(box, forward.state, -h, load);
+  ASSERT_TRUE(back.ok());
+  EXPECT_LE(maxAbs(back.state.R - s.R), 1e-12);
+  EXPECT_LE((back.state.Pi - s.Pi).norm(), 1e-12 * s.Pi.norm());
+}
+
+TEST(FlowInSubsteps, ReportsASpinBeyondItsSubstepsAndChangesNothing) {
+  const MassProperties ball = uniformEllipsoid(2.0, {0.3, 0.3, 0.3});
+  const double h = 0.01, j = ball.inertia()(0, 0);
+  const BodyState s{{0, 0, 1}, Mat3::Identity(), {1, 0, 0}, (3.0 / h) * j * Vec3::UnitZ()};
+  const FlowResult r = flowInSubsteps(ball, s, h, {}, 2);  // h|ω|/2 = 1.5 > 1
+  EXPECT_FALSE(r.ok());
+  EXPECT_EQ(r.substeps, 2);
+  EXPECT_EQ(r.state.R, s.R);
+  EXPECT_EQ(r.state.x, s.x);
+  EXPECT_THROW(flowInSubsteps(ball, s, h, {}, 0), Error);
+}
+
 }  // namespace
 }  // namespace carom::core
