@@ -119,6 +119,7 @@ class VariationalStep {
     int feature;
     int island;
     double span;  // the fraction of the step it was held over (`remaining` when held)
+    int p;        // its candidate pair
     DynamicsWorld::ContactKey key() const { return {{pair.a, pair.b}, feature}; }
   };
 
@@ -223,10 +224,11 @@ class VariationalStep {
   // the step a contact that separates is left free; on a landing inside the step one that separates
   // at up to a h/2 (the half impulse's doing) stays held; the Zeno guard holds as a landing does,
   // and its pair (m_nextPair) at any speed, closing in or touching, with its vertices sinking in
-  // the trial poses as speculative contacts (addSinkingVertices). An island at rest (isResting)
-  // holds as at the start of the step, and every pair closing or within the holding reach as
-  // speculative contacts, separating ones included, whose allowance closes them at the end of the
-  // step.
+  // the trial poses as speculative contacts (addSinkingVertices); a landing keeps holding the pairs
+  // held earlier in the step that their half impulses have since lifted apart within the holding
+  // reach, as speculative contacts. An island at rest (isResting) holds as at the start of the
+  // step, and every pair closing or within the holding reach as speculative contacts, separating
+  // ones included, whose allowance closes them at the end of the step.
   enum class Hold { kStartOfStep, kLanding, kGuard, kResting };
   void holdRestingContacts(const Island& island, int id, double remaining, Hold mode);
   // The normal speed up to which a contact of a pair of `material` is resting (m/s): kRestingSpeed

@@ -58,6 +58,9 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     std::vector<PairContact> touching;  // all, for markTouching
   };
   std::vector<Resting> resting;
+  std::vector<bool> heldEarlier(m_pairs.size(), false);
+  for (const HeldContact& earlier : m_held)
+    heldEarlier[earlier.p] = heldEarlier[earlier.p] || earlier.island == id;
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
     // An island at rest holds every pair within the holding reach too: its hold pushes bodies into
@@ -66,6 +69,14 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const bool near = mode == Hold::kResting && gapNow(p).distance <= m_holdingReach;
     if (!mayTouch(p) && !near) continue;
     const double distance = gapNow(p).distance;
+    // A pair held earlier in the step that its half impulse has lifted apart within the holding
+    // reach (a held body rises by up to a h²/8 before it comes back down at the end of the step)
+    // stays held, as speculative contacts: dropped, it fell back unheld and landed again, each
+    // landing holding the island anew and dropping the pairs lifted apart at that instant. In a
+    // bin of 300 bodies, kept, its settled pile (steps 101–130) had 117 events per step instead of
+    // 231, and its deepest overlap over 130 steps was 0.56 mm instead of 2.4 mm (measured).
+    const bool lifted = mode == Hold::kLanding && heldEarlier[p] && distance > kContactTolerance &&
+                        distance <= m_holdingReach;
     // The Zeno guard's pair (its next event would exceed a body's events) is left to the
     // persistent contacts for the rest of the step: held whatever its speed, and, where it is still
     // closing in (its trial poses penetrate), touching or not, with every vertex its trial poses
@@ -73,8 +84,8 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     // more. Held where it touched only, a box struck down onto the ground pivoted on the one corner
     // held and sank through it (25 cm deep in 20 steps in a bin of 300 bodies, measured).
     const bool guarded = mode == Hold::kGuard && p == m_nextPair;
-    const bool speculative = guarded || mode == Hold::kResting;
-    const bool closing = speculative && (m_tracks[p].closing || near);
+    const bool speculative = guarded || lifted || mode == Hold::kResting;
+    const bool closing = speculative && (m_tracks[p].closing || near || lifted);
     if (distance > kContactTolerance && !closing) continue;
     const core::impact::ContactBody bodyA = contactBodyOf(pair.bodyA, pair.a);
     const core::impact::ContactBody bodyB = contactBodyOf(pair.bodyB, pair.b);
@@ -129,8 +140,8 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
         const core::Vec3 world = contact.point - m_bodies[index].state.x;
         return contact.feature >= 0 ? (m_bodies[index].state.R.transpose() * world).eval() : world;
       };
-      held.push_back(
-          {persistent, lever(pair.bodyA), lever(pair.bodyB), pair, contact.feature, id, remaining});
+      held.push_back({persistent, lever(pair.bodyA), lever(pair.bodyB), pair, contact.feature, id,
+                      remaining, pairResting.p});
     }
     // A held pair closes by round-off and by the LCP's tolerance only.
     markTouching(pairResting.p, pairResting.distance, pairResting.touching, true);
