@@ -143,8 +143,11 @@ class VariationalStep {
   std::vector<Island> findIslands();                       // and m_slot
   // Whether nothing in the island can strike within the step (world_resting_island.cpp): every
   // pair its free flight closes (trial poses closer than touching) closes at most at its resting
-  // speed, on average over the step and at each of its contacts now. Marks those pairs closing.
+  // speed (closesAtRestingSpeed). Marks the island's closing pairs (PairTrack::closing).
   bool isResting(const Island& island);
+  // Whether closing pair p closes at most at its resting speed, on average over the step and at
+  // each of its contacts now (within the holding reach, and the vertices its trial poses sink in).
+  bool closesAtRestingSpeed(int p);
   // After an island's hold at the start of the step: whether a pair's trial poses, flowed again
   // where the hold changed a body, still come closer than touching.
   bool closesAfterHold(const Island& island);

@@ -54,6 +54,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     int p;
     double distance;
     bool speculative;
+    bool closesAtEnd;  // its speculative contacts close exactly at the end of the step
     std::vector<PairContact> contacts;  // those held
     std::vector<PairContact> touching;  // all, for markTouching
   };
@@ -84,7 +85,14 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     // more. Held where it touched only, a box struck down onto the ground pivoted on the one corner
     // held and sank through it (25 cm deep in 20 steps in a bin of 300 bodies, measured).
     const bool guarded = mode == Hold::kGuard && p == m_nextPair;
-    const bool speculative = guarded || lifted || mode == Hold::kResting;
+    // At the start of the step a pair that its free flight closes, at most at its resting speed, is
+    // held as an island at rest holds it, whatever else its island holds: left free where it
+    // separated, it came back within the step and landed, and each landing held the whole island
+    // again (in a settled bin of 300 bodies, most of its events, measured).
+    const bool closesAtEnd =
+        mode == Hold::kResting ||
+        (mode == Hold::kStartOfStep && m_tracks[p].closing && closesAtRestingSpeed(p));
+    const bool speculative = guarded || lifted || closesAtEnd;
     const bool closing = speculative && (m_tracks[p].closing || near || lifted);
     if (distance > kContactTolerance && !closing) continue;
     const core::impact::ContactBody bodyA = contactBodyOf(pair.bodyA, pair.a);
@@ -95,13 +103,14 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     // An island at rest holds its closing pairs' separating contacts too, as speculative ones: its
     // flow locates no landing to catch them when they come back (a ball on the ground, rising at
     // 1 mm/s from 16 µm, went 1.5 mm into it over the step, measured).
-    const double separatingSpeed = guarded || (mode == Hold::kResting && closing) ? kAll
+    const double separatingSpeed = guarded || (closesAtEnd && closing) ? kAll
                                    : startOfStep ? kContactTolerance / m_timeStep
                                                  : m_restingSpeed;
     Resting found{
         p,
         distance,
         speculative,
+        closesAtEnd,
         {},
         contactsNow(p, closing ? std::max(0.0, distance) + m_holdingReach : m_holdingReach)};
     if (closing) addSinkingVertices(p, found.touching);
@@ -118,6 +127,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   std::vector<core::contact::PersistentContact> contacts;
   std::vector<HeldContact> held;
   std::vector<double> allowance;
+  std::vector<bool> closesAtEnd;  // per contact: its pair's (Resting::closesAtEnd)
   for (const Resting& pairResting : resting) {
     const CandidatePair& pair = m_pairs[pairResting.p];
     const double friction = materialOf(pair.a, pair.b).friction;
@@ -130,11 +140,13 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
       persistent.friction = friction;
       // A landing at the very end of the step (its instant rounded to it) leaves no time to close.
       allowance.push_back(remaining > 0 ? contact.gap / (remaining * m_timeStep) : 0.0);
-      // The Zeno guard's speculative contacts are not stopped short of touching by (a) either; an
-      // island at rest's may close at up to 2g/τ there, what the hold below can still stop.
+      // The Zeno guard's speculative contacts are not stopped short of touching by (a) either;
+      // those closed at the end of the step may close at up to 2g/τ there, what the hold below can
+      // still stop.
       if (pairResting.speculative)
-        persistent.approach = (mode == Hold::kResting ? 2.0 : 1.0) * allowance.back();
+        persistent.approach = (pairResting.closesAtEnd ? 2.0 : 1.0) * allowance.back();
       contacts.push_back(persistent);
+      closesAtEnd.push_back(pairResting.closesAtEnd);
       const auto lever = [&](int index) {
         if (index == kFixed) return core::Vec3::Zero().eval();
         const core::Vec3 world = contact.point - m_bodies[index].state.x;
@@ -158,20 +170,20 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
       core::contact::solvePersistentContacts(bodies, contacts, settings);
   for (std::size_t i = 0; i < contacts.size(); ++i)
     applyHeldImpulse(held[i], contacts[i].impulse);
-  // An island at rest closes its speculative contacts over the step. With u the normal speed after
+  // Speculative contacts closed at the end of the step (an island at rest's, and a slowly closing
+  // pair's at the start of the step). With u the normal speed after
   // (a) (> 0 apart) and g the gap, a hold of impulse P > 0 and allowance c ends the kick–flow–kick
   // at g + τu/2 − τc/2 from touching, to first order (x⁺ = x + τ(u + P/2m) + τ²a/2 with
   // u + τa + P/m = −c): c = 2g/τ + u brings the point to touching at the end of the step, where
   // g/τ left it g/2 + τu/2 short, hovering once the end's stop had taken its speed (measured: a box
   // landing at 0.1 m/s from 1 mm stopped 0.5 mm above the ground). Not pushed (P = 0), it ends no
   // closer than touching either: the hold's condition u + τa ≥ −c is then g + τu + τ²a/2 ≥ 0.
-  if (mode == Hold::kResting) {
-    for (std::size_t i = 0; i < contacts.size(); ++i) {
-      const core::impact::Contact c{bodies[contacts[i].bodyA], bodies[contacts[i].bodyB],
-                                    contacts[i].point, contacts[i].normal};
-      const double u = c.normal.dot(core::impact::relativeVelocity(c));
-      allowance[i] = std::max(0.0, 2.0 * allowance[i] + u);
-    }
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    if (!closesAtEnd[i]) continue;
+    const core::impact::Contact c{bodies[contacts[i].bodyA], bodies[contacts[i].bodyB],
+                                  contacts[i].point, contacts[i].normal};
+    const double u = c.normal.dot(core::impact::relativeVelocity(c));
+    allowance[i] = std::max(0.0, 2.0 * allowance[i] + u);
   }
   // (b) Hold against the loads over the remaining time τ: the LCP on v + τ a, warm-started from
   // the last step. What the contacts held earlier in the step would still have owed is part of

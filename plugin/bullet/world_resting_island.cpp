@@ -9,27 +9,30 @@
 namespace carom {
 
 bool VariationalStep::isResting(const Island& island) {
+  bool resting = true;
   for (const int p : island.pairs) {
-    const CandidatePair& pair = m_pairs[p];
     PairTrack& track = m_tracks[p];
-    const double trialGap = trialGapAtLeast(p);
-    track.closing = trialGap + pair.slack < 0;
-    if (!track.closing) continue;
-    // Closing faster than its resting speed, on average over the step or at one of its contacts
-    // now: its touch would be an impact, not a landing.
-    const double restingSpeed = restingSpeedOf(materialOf(pair.a, pair.b));
-    const double distance = gapNow(p).distance;
-    if (distance - trialGap > restingSpeed * m_timeStep) return false;
-    std::vector<PairContact> contacts = contactsNow(p, std::max(0.0, distance) + m_holdingReach);
-    addSinkingVertices(p, contacts);
-    const core::impact::ContactBody bodyA = contactBodyOf(pair.bodyA, pair.a);
-    const core::impact::ContactBody bodyB = contactBodyOf(pair.bodyB, pair.b);
-    for (const PairContact& contact : contacts) {
-      const core::impact::Contact c{bodyA, bodyB, contact.point, contact.normal};
-      if (-contact.normal.dot(core::impact::relativeVelocity(c)) > restingSpeed) return false;
-    }
+    track.closing = trialGapAtLeast(p) + m_pairs[p].slack < 0;
+    if (track.closing && resting) resting = closesAtRestingSpeed(p);
   }
-  return true;
+  return resting;
+}
+
+bool VariationalStep::closesAtRestingSpeed(int p) {
+  const CandidatePair& pair = m_pairs[p];
+  // Closing faster than its resting speed, on average over the step or at one of its contacts
+  // now: its touch would be an impact, not a landing.
+  const double restingSpeed = restingSpeedOf(materialOf(pair.a, pair.b));
+  const double distance = gapNow(p).distance;
+  if (distance - trialGapAtLeast(p) > restingSpeed * m_timeStep) return false;
+  std::vector<PairContact> contacts = contactsNow(p, std::max(0.0, distance) + m_holdingReach);
+  addSinkingVertices(p, contacts);
+  const core::impact::ContactBody bodyA = contactBodyOf(pair.bodyA, pair.a);
+  const core::impact::ContactBody bodyB = contactBodyOf(pair.bodyB, pair.b);
+  return std::none_of(contacts.begin(), contacts.end(), [&](const PairContact& contact) {
+    const core::impact::Contact c{bodyA, bodyB, contact.point, contact.normal};
+    return -contact.normal.dot(core::impact::relativeVelocity(c)) > restingSpeed;
+  });
 }
 
 bool VariationalStep::closesAfterHold(const Island& island) {
