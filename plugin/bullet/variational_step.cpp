@@ -106,11 +106,12 @@ void VariationalStep::runIsland(Island& island, int id) {
   // At the start of the step a contact that separates is left free, however slowly: held, the
   // half impulse would carry it up through the step as if supported, and the body would rise
   // (measured: 5e-5 m and 3e-4 J in a step for a box leaving the last step at 7 mm/s). It lands
-  // within the step if it must. Inside the step a held body separates at up to a h/2 from the
-  // half impulse, and its contacts stay held.
-  // An island at rest is held once and flows to the end of the step, unless its hold has left a
-  // pair closing (a push into a neighbour beyond the holding reach, a turn): the impact loop then
-  // takes the step from its holds.
+  // within the step if it must, unless its pair closes at most at its resting speed: then it is
+  // held as a speculative contact that closes at the end of the step. Inside the step a held body
+  // separates at up to a h/2 from the half impulse, and its contacts stay held. An island at rest
+  // is held once and flows to the end of the step, unless its hold has left a pair closing (a push
+  // into a neighbour beyond the holding reach, a turn): the impact loop then takes the step from
+  // its holds.
   const bool resting = isResting(island);
   holdRestingContacts(island, id, 1.0, resting ? Hold::kResting : Hold::kStartOfStep);
   if (resting && !closesAfterHold(island)) {

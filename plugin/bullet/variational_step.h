@@ -224,14 +224,16 @@ class VariationalStep {
   // (restingSpeedOf) become persistent for the rest of the step (`remaining`, a fraction of it):
   // a plastic LCP stops what approaches, then the LCP against the loads gives an impulse applied
   // half now (applyHeldImpulse) and half at the end of the step (stopHeldContacts). At the start of
-  // the step a contact that separates is left free; on a landing inside the step one that separates
-  // at up to a h/2 (the half impulse's doing) stays held; the Zeno guard holds as a landing does,
-  // and its pair (m_nextPair) at any speed, closing in or touching, with its vertices sinking in
-  // the trial poses as speculative contacts (addSinkingVertices); a landing keeps holding the pairs
-  // held earlier in the step that their half impulses have since lifted apart within the holding
-  // reach, as speculative contacts. An island at rest (isResting) holds as at the start of the
-  // step, and every pair closing or within the holding reach as speculative contacts, separating
-  // ones included, whose allowance closes them at the end of the step.
+  // the step a contact that separates is left free, unless its pair closes within the step at most
+  // at its resting speed (closesAtRestingSpeed: held as an island at rest holds it); on a landing
+  // inside the step one that separates at up to a h/2 (the half impulse's doing) stays held; the
+  // Zeno guard holds as a landing does, and its pair (m_nextPair) at any speed, closing in or
+  // touching, with its vertices sinking in the trial poses as speculative contacts
+  // (addSinkingVertices); a landing keeps holding the pairs held earlier in the step that their
+  // half impulses have since lifted apart within the holding reach, as speculative contacts. An
+  // island at rest (isResting) holds as at the start of the step, and every pair closing or within
+  // the holding reach as speculative contacts, separating ones included, whose allowance closes
+  // them at the end of the step.
   enum class Hold { kStartOfStep, kLanding, kGuard, kResting };
   void holdRestingContacts(const Island& island, int id, double remaining, Hold mode);
   // The normal speed up to which a contact of a pair of `material` is resting (m/s): kRestingSpeed

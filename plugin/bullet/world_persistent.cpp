@@ -171,13 +171,13 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   for (std::size_t i = 0; i < contacts.size(); ++i)
     applyHeldImpulse(held[i], contacts[i].impulse);
   // Speculative contacts closed at the end of the step (an island at rest's, and a slowly closing
-  // pair's at the start of the step). With u the normal speed after
-  // (a) (> 0 apart) and g the gap, a hold of impulse P > 0 and allowance c ends the kick–flow–kick
-  // at g + τu/2 − τc/2 from touching, to first order (x⁺ = x + τ(u + P/2m) + τ²a/2 with
-  // u + τa + P/m = −c): c = 2g/τ + u brings the point to touching at the end of the step, where
-  // g/τ left it g/2 + τu/2 short, hovering once the end's stop had taken its speed (measured: a box
-  // landing at 0.1 m/s from 1 mm stopped 0.5 mm above the ground). Not pushed (P = 0), it ends no
-  // closer than touching either: the hold's condition u + τa ≥ −c is then g + τu + τ²a/2 ≥ 0.
+  // pair's at the start of the step). With u the normal speed after (a) (> 0 apart) and g the gap,
+  // a hold of impulse P > 0 and allowance c ends the kick–flow–kick at g + τu/2 − τc/2 from
+  // touching, to first order (x⁺ = x + τ(u + P/2m) + τ²a/2 with u + τa + P/m = −c): c = 2g/τ + u
+  // brings the point to touching at the end of the step, where g/τ left it g/2 + τu/2 short,
+  // hovering once the end's stop had taken its speed (measured: a box landing at 0.1 m/s from 1 mm
+  // stopped 0.5 mm above the ground). Not pushed (P = 0), it ends no closer than touching either:
+  // the hold's condition u + τa ≥ −c is then g + τu + τ²a/2 ≥ 0.
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     if (!closesAtEnd[i]) continue;
     const core::impact::Contact c{bodies[contacts[i].bodyA], bodies[contacts[i].bodyB],
