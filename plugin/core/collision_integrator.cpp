@@ -56,7 +56,8 @@ StepReport CollisionIntegrator::step(const BodyState& state, double t) const {
   double elapsed = 0.0;  // α_Σ: fraction of the step already taken
   while (true) {
     const double remaining = 1.0 - elapsed;
-    const FlowResult trial = flow(body_, current, remaining * h, load_, settings_.newton);
+    const FlowResult trial =
+        flowInSubsteps(body_, current, remaining * h, load_, kMaxFlowSubsteps, settings_.newton);
     if (!trial.ok()) return fail(StepStatus::kNewtonFailed, toString(trial.rotation.status));
     const double trialPhi = gap(trial.state).phi;
     if (trialPhi >= 0.0) {  // admissible: the rest of the step is free flight
@@ -68,16 +69,20 @@ StepReport CollisionIntegrator::step(const BodyState& state, double t) const {
                   std::to_string(report.impacts.size()) +
                       " impacts in the step starting at t = " + std::to_string(t) + " s");
     }
-    // Each probe is a sub-step F̃[αh] from the current state plus one gap query (5.11).
+    // Each probe is a sub-step F̃[αh] from the current state plus one gap query (5.11). A body
+    // spinning faster than one step's rotation solve reaches takes each flow in sub-steps
+    // (flowInSubsteps).
     const auto phiAt = [&](double alpha) {
-      const FlowResult probe = flow(body_, current, alpha * h, load_, settings_.newton);
+      const FlowResult probe =
+          flowInSubsteps(body_, current, alpha * h, load_, kMaxFlowSubsteps, settings_.newton);
       return probe.ok() ? gap(probe.state).phi : std::numeric_limits<double>::quiet_NaN();
     };
     const RootResult root = locateRoot(phiAt, 0.0, currentPhi, remaining, trialPhi, settings_.root);
     if (root.status != RootStatus::kConverged) {
       return fail(StepStatus::kLocalizationFailed, toString(root.status));
     }
-    const FlowResult atImpact = flow(body_, current, root.alpha * h, load_, settings_.newton);
+    const FlowResult atImpact =
+        flowInSubsteps(body_, current, root.alpha * h, load_, kMaxFlowSubsteps, settings_.newton);
     const GapSample impactGap = gap(atImpact.state);
     const JumpResult jump = elasticJump(body_, atImpact.state, impactGap);  // F̃_Jump (4.21)
     elapsed += root.alpha;

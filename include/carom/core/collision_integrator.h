@@ -37,7 +37,7 @@ struct ImpactRecord {
 enum class StepStatus {
   kOk,
   kZenoLimit,           // maxEventsPerStep impacts and the step is still not finished
-  kNewtonFailed,        // the rotation solve of a (sub)step did not converge
+  kNewtonFailed,        // the rotation solve of a (sub)step did not converge, even in sub-steps
   kLocalizationFailed,  // the impact-time search did not converge
 };
 const char* toString(StepStatus status);
