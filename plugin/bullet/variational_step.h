@@ -83,6 +83,9 @@ struct Island {
 struct PairTrack {
   bool touched = false;  // it has touched at vertices in this step (held, struck or grazed)
   bool closing = false;  // its trial poses penetrate (earliestImpact)
+  // Closing at most at its resting speed at the start of the step (isResting, for the start of the
+  // step's hold).
+  bool closesAtRest = false;
   // Its gap at the trial poses (m), found with its bodies at trialGapPoses: exact until one of
   // their trial poses is flowed again (refreshTrials), a lower bound after (trialGapAtLeast).
   std::optional<double> trialGap;
@@ -143,7 +146,8 @@ class VariationalStep {
   std::vector<Island> findIslands();                       // and m_slot
   // Whether nothing in the island can strike within the step (world_resting_island.cpp): every
   // pair its free flight closes (trial poses closer than touching) closes at most at its resting
-  // speed (closesAtRestingSpeed). Marks the island's closing pairs (PairTrack::closing).
+  // speed (closesAtRestingSpeed). Marks the island's closing pairs (PairTrack::closing) and those
+  // of them that close at most at their resting speed (PairTrack::closesAtRest).
   bool isResting(const Island& island);
   // Whether closing pair p closes at most at its resting speed, on average over the step and at
   // each of its contacts now (within the holding reach, and the vertices its trial poses sink in).

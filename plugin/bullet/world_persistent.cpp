@@ -90,8 +90,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     // separated, it came back within the step and landed, and each landing held the whole island
     // again (in a settled bin of 300 bodies, most of its events, measured).
     const bool closesAtEnd =
-        mode == Hold::kResting ||
-        (mode == Hold::kStartOfStep && m_tracks[p].closing && closesAtRestingSpeed(p));
+        mode == Hold::kResting || (mode == Hold::kStartOfStep && m_tracks[p].closesAtRest);
     const bool speculative = guarded || lifted || closesAtEnd;
     const bool closing = speculative && (m_tracks[p].closing || near || lifted);
     if (distance > kContactTolerance && !closing) continue;

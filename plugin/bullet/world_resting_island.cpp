@@ -13,7 +13,8 @@ bool VariationalStep::isResting(const Island& island) {
   for (const int p : island.pairs) {
     PairTrack& track = m_tracks[p];
     track.closing = trialGapAtLeast(p) + m_pairs[p].slack < 0;
-    if (track.closing && resting) resting = closesAtRestingSpeed(p);
+    track.closesAtRest = track.closing && closesAtRestingSpeed(p);
+    resting = resting && (!track.closing || track.closesAtRest);
   }
   return resting;
 }
