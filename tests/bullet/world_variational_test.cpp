@@ -308,64 +308,64 @@ TEST(DynamicsWorldVariational, BoxAtRestStaysPut) {
   std::printf("[ measured ] resting box drift over 1000 steps %.3e m\n", drift);
 }
 
-// A ball lands on a box at rest early in the step. The box's start-of-step hold has lifted it off
-// the ground by then (by up to g h²/8 within the step), and the landing's hold keeps the box held
-// on the ground as speculative contacts: dropped, it fell back unheld and landed again near the end
+// A box at rest on the ground, its holds warmed up, and strikeAndStep: a ball coming at the box's
+// side at 2 m/s, to strike it at 0.9 of the next step, keeps that step's island from being at
+// rest, so its impact loop runs. The step neither sinks the box nor gains energy.
+class BoxStruckFromTheSide {
+ public:
+  BoxStruckFromTheSide() {
+    scene_.world().setMaterial(scene_.addGround(), "test");
+    box_ = scene_.add(new btBoxShape(btVector3(0.3, 0.1, 0.3)), 2.0, btVector3(0, 0.1, 0));
+    scene_.world().setMaterial(box_, "test");
+    for (int i = 0; i < 3; ++i)  // the box's holds warm up
+      scene_.world().stepSimulation(kH, 1, kH);
+  }
+  test::Scene<DynamicsWorld>& scene() { return scene_; }
+  btRigidBody* box() { return box_; }
+  StepDiagnostics strikeAndStep() {
+    btRigidBody* striker =
+        scene_.add(new btSphereShape(0.05), 0.5, btVector3(-0.38, 0.1, 0), btVector3(2, 0, 0));
+    scene_.world().setMaterial(striker, "test");
+    const double energy = test::totalEnergy(scene_.world());
+    scene_.world().stepSimulation(kH, 1, kH);
+    EXPECT_GE(box_->getCenterOfMassPosition().y(), 0.1 - 1e-6);
+    EXPECT_LE(test::totalEnergy(scene_.world()), energy + 1e-12);
+    const StepDiagnostics step = scene_.world().getLastStepDiagnostics();
+    EXPECT_EQ(step.restingIslands, 0);
+    return step;
+  }
+
+ private:
+  test::Scene<DynamicsWorld> scene_{variational(ImpactLawKind::kStronge, 0.0, 0.5)};
+  btRigidBody* box_ = nullptr;
+};
+
+// A ball lands on the box early in the step. The box's start-of-step hold has lifted it off the
+// ground by then (by up to g h²/8 within the step), and the landing's hold keeps the box held on
+// the ground as speculative contacts: dropped, it fell back unheld and landed again near the end
 // of the step, one event more (in a settled bin of 300 bodies, most of its events, measured).
 TEST(DynamicsWorldVariational, ALandingKeepsTheHoldOfABodyItsHalfImpulseLifted) {
-  test::Scene<DynamicsWorld> scene(variational(ImpactLawKind::kStronge, 0.0, 0.5));
-  scene.world().setMaterial(scene.addGround(), "test");
-  btRigidBody* box = scene.add(new btBoxShape(btVector3(0.3, 0.1, 0.3)), 2.0, btVector3(0, 0.1, 0));
-  scene.world().setMaterial(box, "test");
-  for (int i = 0; i < 3; ++i)  // the box's holds warm up
-    scene.world().stepSimulation(kH, 1, kH);
+  BoxStruckFromTheSide scene;
   // 0.1 mm above the box at 0.1 m/s: it touches the box, kicked up by its hold, at 0.18 m/s, a
-  // landing (resting speed 0.21 m/s). A ball coming at the box's side at 2 m/s, to strike it at
-  // 0.9 of the step, keeps the island from being at rest: its impact loop runs.
-  btRigidBody* ball =
-      scene.add(new btSphereShape(0.05), 0.5, btVector3(0.1, 0.2501, 0), btVector3(0, -0.1, 0));
-  btRigidBody* striker =
-      scene.add(new btSphereShape(0.05), 0.5, btVector3(-0.38, 0.1, 0), btVector3(2, 0, 0));
-  for (btRigidBody* body : {ball, striker})
-    scene.world().setMaterial(body, "test");
-  const double energy = test::totalEnergy(scene.world());
-  scene.world().stepSimulation(kH, 1, kH);
-  const StepDiagnostics& step = scene.world().getLastStepDiagnostics();
-  EXPECT_EQ(step.restingIslands, 0);
+  // landing (resting speed 0.21 m/s).
+  btRigidBody* ball = scene.scene().add(new btSphereShape(0.05), 0.5, btVector3(0.1, 0.2501, 0),
+                                        btVector3(0, -0.1, 0));
+  scene.scene().world().setMaterial(ball, "test");
   // The ball's landing, the striker's impact, and the ball's and the striker's landings on the box
   // it pushed; the box on the ground none (with its hold dropped at the first landing, 3 more:
   // 7, measured).
-  EXPECT_LE(step.impacts, 4);
-  EXPECT_GE(box->getCenterOfMassPosition().y(), 0.1 - 1e-6);
-  EXPECT_LE(test::totalEnergy(scene.world()), energy + 1e-12);
+  EXPECT_LE(scene.strikeAndStep().impacts, 4);
 }
 
-// A box on the ground leaving it at 1 mm/s at the start of a step, in an island that is not at
-// rest: the start of the step holds it as an island at rest would, as a speculative contact closed
-// at the end of the step. Left free, it came back within the step and landed, an event that holds
-// the whole island again.
+// The box leaves the ground at 1 mm/s at the start of the step: the start of the step holds it as
+// an island at rest would, as a speculative contact closed at the end of the step. Left free, it
+// came back within the step and landed, an event that holds the whole island again.
 TEST(DynamicsWorldVariational, AStartOfStepHoldsASlowlySeparatingContactThatComesBack) {
-  test::Scene<DynamicsWorld> scene(variational(ImpactLawKind::kStronge, 0.0, 0.5));
-  scene.world().setMaterial(scene.addGround(), "test");
-  btRigidBody* box = scene.add(new btBoxShape(btVector3(0.3, 0.1, 0.3)), 2.0, btVector3(0, 0.1, 0));
-  scene.world().setMaterial(box, "test");
-  for (int i = 0; i < 3; ++i)  // the box's holds warm up
-    scene.world().stepSimulation(kH, 1, kH);
-  box->setLinearVelocity(btVector3(0, 0.001, 0));
-  // A ball coming at the box's side at 2 m/s, to strike it at 0.9 of the step, keeps the island
-  // from being at rest: its impact loop runs.
-  btRigidBody* striker =
-      scene.add(new btSphereShape(0.05), 0.5, btVector3(-0.38, 0.1, 0), btVector3(2, 0, 0));
-  scene.world().setMaterial(striker, "test");
-  const double energy = test::totalEnergy(scene.world());
-  scene.world().stepSimulation(kH, 1, kH);
-  const StepDiagnostics& step = scene.world().getLastStepDiagnostics();
-  EXPECT_EQ(step.restingIslands, 0);
+  BoxStruckFromTheSide scene;
+  scene.box()->setLinearVelocity(btVector3(0, 0.001, 0));
   // The striker's impact and the landings on the box it pushed; not the box's own landing back on
   // the ground (5 events with it left free, measured).
-  EXPECT_LE(step.impacts, 4);
-  EXPECT_GE(box->getCenterOfMassPosition().y(), 0.1 - 1e-6);
-  EXPECT_LE(test::totalEnergy(scene.world()), energy + 1e-12);
+  EXPECT_LE(scene.strikeAndStep().impacts, 4);
 }
 
 TEST(DynamicsWorldVariational, SlidingBoxDeceleratesAtMuG) {
