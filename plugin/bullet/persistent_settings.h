@@ -24,6 +24,18 @@ inline const core::contact::PersistentContactSettings kPersistentContactSettings
 // stopped there as well, what it leaves approaching (1e-5 m/s or less) taken up by the hold. The
 // contacts are held again at the end of the step and at the next step's start, with the full
 // settings above.
-inline const core::contact::PersistentContactSettings kLandingHoldSettings{5000, 1e-12, 16};
+//
+// Its tolerance is a velocity that closes kLandingHoldDrift over a whole step: a landing's hold
+// lasts until the next landing's or the end of the step, each with a solve of its own, so what it
+// leaves approaching moves a contact by less than that, a thousandth of the contact tolerance
+// (kContactTolerance = 1e-6 m). Held to 1e-12 m/s instead, a sweep after a landing solved again
+// nearly every contact of the island (its bodies' velocities all change by more than that): in the
+// 300-body bin's first 45 steps its landing holds and stops took 60 % of the time, 38 % at 6e-8 m/s
+// (60 Hz). Its first 60 steps ran 1.7× faster, and from the same pile at step 100 the next 30
+// steps 1.3× faster, with the same events, deepest overlap and energy (measured).
+inline constexpr double kLandingHoldDrift = 1e-9;  // m
+inline core::contact::PersistentContactSettings landingHoldSettings(double timeStep) {
+  return {5000, kLandingHoldDrift / timeStep, 16};
+}
 
 }  // namespace carom::detail
