@@ -40,24 +40,25 @@ void validate(const std::vector<ContactBody>& bodies,
   const int count = static_cast<int>(bodies.size());
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const PersistentContact& c = contacts[i];
-    const std::string name = "persistent contact " + std::to_string(i);
+    // Built only to throw: a landing's hold validates a few hundred contacts.
+    const auto name = [i] { return "persistent contact " + std::to_string(i); };
     for (int index : {c.bodyA, c.bodyB}) {
       if (index != kWorld && (index < 0 || index >= count)) {
-        throw Error(name + ": body index " + std::to_string(index) + " is out of range");
+        throw Error(name() + ": body index " + std::to_string(index) + " is out of range");
       }
     }
-    if (c.bodyA == c.bodyB) throw Error(name + ": a body cannot touch itself");
+    if (c.bodyA == c.bodyB) throw Error(name() + ": a body cannot touch itself");
     if (!std::isfinite(c.friction) || c.friction < 0.0) {
-      throw Error(name + ": friction must be finite and non-negative");
+      throw Error(name() + ": friction must be finite and non-negative");
     }
     if (!std::isfinite(c.approach) || c.approach < 0.0) {
-      throw Error(name + ": the allowed approach speed must be finite and non-negative");
+      throw Error(name() + ": the allowed approach speed must be finite and non-negative");
     }
-    if (!c.impulse.allFinite()) throw Error(name + ": warm-start impulse is not finite");
+    if (!c.impulse.allFinite()) throw Error(name() + ": warm-start impulse is not finite");
     try {
       impact::validateContact(pairOf(bodies, c));
     } catch (const Error& e) {
-      throw Error(name + ": " + e.what());
+      throw Error(name() + ": " + e.what());
     }
   }
 }
