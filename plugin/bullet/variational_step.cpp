@@ -17,6 +17,7 @@
 #include "variational_step.h"
 
 #include "face_crossings.h"
+#include "support_contacts.h"
 
 #include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
 
@@ -319,6 +320,14 @@ std::vector<PairContact> VariationalStep::contactsNow(int p, double reach) {
   std::vector<PairContact> contacts;
   addVertexContacts(geometry, 0, reach, g.normal, g.pointOnA, pair, normal, contacts);
   addVertexContacts(geometry, 1, reach, -g.normal, g.pointOnB, pair, normal, contacts);
+  for (int side = 0; side < 2; ++side) {
+    const btVector3 away = side == 0 ? g.normal : -g.normal;
+    for (const SupportCorner& corner :
+         supportCorners(geometry, side, away, side == 0 ? g.pointOnA : g.pointOnB, reach)) {
+      contacts.push_back({pair, toEigen(corner.point), normal,
+                          supportFeature(side, corner.direction), std::max(0.0, corner.gap)});
+    }
+  }
   int crossing = 0;
   for (const btVector3& point : faceCrossings(geometry, g.normal, g.pointOnA, g.pointOnB, reach))
     contacts.push_back(

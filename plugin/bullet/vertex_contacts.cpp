@@ -23,15 +23,21 @@ btVector3 vertexAt(const btPolyhedralConvexShape& polyhedron, const btTransform&
   return frame * local;
 }
 
+double pointGap(const PairGeometry& geometry, int side, const btVector3& point) {
+  static const btSphereShape sphere(0);
+  return gap(sphere, btTransform(btMatrix3x3::getIdentity(), point), *geometry.shape[1 - side],
+             geometry.frame[1 - side])
+             .distance -
+         kContactTolerance;
+}
+
 double vertexGap(const PairGeometry& geometry, int side, int vertex) {
   const btCollisionShape& other = *geometry.shape[1 - side];
   const double rounding =
       polyhedronOf(&other) != nullptr ? (std::sqrt(3.0) - 1) * other.getMargin() : 0.0;
-  static const btSphereShape point(0);
-  const btVector3 at = vertexAt(*polyhedronOf(geometry.shape[side]), geometry.frame[side], vertex);
-  return gap(point, btTransform(btMatrix3x3::getIdentity(), at), other, geometry.frame[1 - side])
-             .distance -
-         rounding - kContactTolerance;
+  return pointGap(geometry, side,
+                  vertexAt(*polyhedronOf(geometry.shape[side]), geometry.frame[side], vertex)) -
+         rounding;
 }
 
 }  // namespace carom

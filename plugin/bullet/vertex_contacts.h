@@ -33,18 +33,27 @@ btVector3 vertexAt(const btPolyhedralConvexShape& polyhedron, const btTransform&
 // rounded surface, and two stacked boxes' corners, which touch, would otherwise seem apart), less
 // the contact tolerance. ≤ 0: touching.
 double vertexGap(const PairGeometry& geometry, int side, int vertex);
+// How far a point `point` (world) on side `side`'s surface is from touching the other shape (m):
+// its distance to it less the contact tolerance.
+double pointGap(const PairGeometry& geometry, int side, const btVector3& point);
 
 // Two contact points closer than this are one (m): stacked boxes' corners meet, and the same point
 // twice would make the contact LCP redundant and its Gauss–Seidel slow.
 inline constexpr double kSamePoint = 1e-5;
 
 // A contact feature's number: vertex i of side A is 2i, of side B 2i + 1; −1 is the gap's witness
-// point, −2 − k the k-th face crossing (face_crossings.h). Only vertices are material points.
+// point, −2 − k the k-th face crossing (face_crossings.h) or, in a pair with a side that is no
+// polyhedron (which has no face crossings), the corner of side s in support direction d for
+// k = 2d + s (support_contacts.h). Only vertices are material points: the others stay where the
+// shapes touch as a body rolls.
 inline int vertexFeature(int side, int vertex) {
   return 2 * vertex + side;
 }
 inline int crossingFeature(int crossing) {
   return -2 - crossing;
+}
+inline int supportFeature(int side, int direction) {
+  return crossingFeature(2 * direction + side);
 }
 
 }  // namespace carom

@@ -1,0 +1,153 @@
+// Smooth shapes with flat or straight features in variational mode: a cylinder on its cap or its
+// side, a capsule on its side, a cone on its base. Their gap has one witness point; their contacts
+// are the corners of the patch they touch with (support_contacts.h), so that they lie still and
+// roll without tipping about one point, and their impacts are found again after they were struck.
+#include <BulletCollision/CollisionShapes/btCapsuleShape.h>
+#include <BulletCollision/CollisionShapes/btConeShape.h>
+#include <BulletCollision/CollisionShapes/btCylinderShape.h>
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+#include "bullet/world_scene.h"
+#include "carom/bullet/gap.h"
+
+namespace carom {
+namespace {
+
+constexpr double kH = 1.0 / 60.0;
+constexpr double kTolerance = 1e-6;  // the variational step's contact tolerance (m)
+
+Config plastic() {
+  return test::configWithMaterial(SolverKind::variational, ImpactLawKind::kNewton, 0.3, 0.5);
+}
+
+using Scene = test::Scene<DynamicsWorld>;
+
+// A body of material "test" at `pose`, on a static support of the same material (the ground unless
+// `addSupport` adds another).
+struct OnSupport {
+  Scene scene{plastic()};
+  btRigidBody* support;
+  btRigidBody* body;
+  OnSupport(btCollisionShape* shape, const btTransform& pose,
+            const std::function<btRigidBody*(Scene&)>& addSupport = &Scene::addGround) {
+    support = addSupport(scene);
+    body = scene.add(shape, 1.0, pose.getOrigin());
+    body->setWorldTransform(pose);
+    body->updateInertiaTensor();
+    scene.world().setMaterial(support, "test");
+    scene.world().setMaterial(body, "test");
+  }
+  double gap() const {
+    return carom::gap(*body->getCollisionShape(), body->getWorldTransform(),
+                      *support->getCollisionShape(), support->getWorldTransform())
+        .distance;
+  }
+  const StepDiagnostics& step() {
+    scene.world().stepSimulation(kH, 1, kH);
+    return scene.world().getLastStepDiagnostics();
+  }
+};
+
+// Lying along x (the shapes' axis is their y).
+const btQuaternion kOnItsSide(btVector3(0, 0, 1), SIMD_HALF_PI);
+
+struct Lying {
+  std::string name;
+  std::function<btCollisionShape*()> shape;
+  btQuaternion orientation;
+  double height;  // of the centre when touching (m)
+};
+
+// Each starts a contact tolerance above touching and must stay there, still, with no event: held
+// at its witness point alone, a capsule on its side tipped about it and struck the ground with its
+// other end, 5 events a step, sinking 0.5 mm per 100 steps, and a cylinder on its side 0.9 mm
+// (measured).
+TEST(SmoothContacts, CylindersCapsulesAndConesLieStill) {
+  const Lying cases[] = {
+      {"cylinder on its cap", [] { return new btCylinderShape(btVector3(0.2, 0.3, 0.2)); },
+       btQuaternion::getIdentity(), 0.3},
+      {"cylinder on its side", [] { return new btCylinderShape(btVector3(0.2, 0.3, 0.2)); },
+       kOnItsSide, 0.2},
+      {"capsule on its side", [] { return new btCapsuleShape(0.1, 0.4); }, kOnItsSide, 0.1},
+      // Bullet's cone is rounded by its margin outside its nominal size.
+      {"cone on its base", [] { return new btConeShape(0.2, 0.4); }, btQuaternion::getIdentity(),
+       0.2 + 0.04},
+  };
+  for (const Lying& lying : cases) {
+    SCOPED_TRACE(lying.name);
+    const btVector3 at(0, lying.height + kTolerance, 0);
+    OnSupport body(lying.shape(), btTransform(lying.orientation, at));
+    btQuaternion settled;
+    for (int i = 0; i < 600; ++i) {
+      const StepDiagnostics& step = body.step();
+      ASSERT_EQ(step.impacts, 0) << "step " << i;
+      ASSERT_GE(body.gap(), -kTolerance) << "step " << i;
+      if (i == 299) settled = body.body->getWorldTransform().getRotation();
+    }
+    EXPECT_LT((body.body->getCenterOfMassPosition() - at).length(), 1e-5);
+    EXPECT_LT(body.body->getLinearVelocity().length(), 1e-9);
+    EXPECT_LT(body.body->getAngularVelocity().length(), 1e-9);
+    // Landing from a contact tolerance up, it tilts by no more than that over its size, and then
+    // not at all.
+    const btQuaternion turned = body.body->getWorldTransform().getRotation();
+    EXPECT_LT(turned.angle(lying.orientation), 1e-5);
+    EXPECT_LT(turned.angle(settled), 1e-7);
+  }
+}
+
+// A capsule lying across a static box touches it along a segment too: it lands and rests a contact
+// tolerance above the box's face. Its corners' gaps are their distances to the box itself: with
+// the allowance a polyhedron's vertex has for the box's rounded corners, they held it 1 mm above
+// the face, at the height it started from (measured).
+TEST(SmoothContacts, ACapsuleRestsAcrossABox) {
+  OnSupport capsule(new btCapsuleShape(0.1, 0.4),
+                    btTransform(kOnItsSide, btVector3(0, 0.3 + 1e-3, 0)), [](Scene& scene) {
+                      return scene.add(new btBoxShape(btVector3(0.3, 0.1, 0.3)), 0,
+                                       btVector3(0, 0.1, 0));
+                    });
+  for (int i = 0; i < 300; ++i) {
+    const StepDiagnostics& step = capsule.step();
+    ASSERT_GE(capsule.gap(), -kTolerance) << "step " << i;
+    if (i >= 60) {  // landed, it lies still
+      ASSERT_EQ(step.impacts, 0) << "step " << i;
+    }
+  }
+  EXPECT_NEAR(capsule.gap(), 0.0, kTolerance);
+  EXPECT_LT(capsule.body->getLinearVelocity().length(), 1e-9);
+  EXPECT_LT(capsule.body->getAngularVelocity().length(), 1e-9);
+}
+
+// Rolling without slipping, v = ω r along the ground: the contacts at the ends of the touching
+// segment stay under the axis as the body turns (they are no material points), so the roll goes
+// on at constant speed and energy, at the height it started.
+TEST(SmoothContacts, CylindersAndCapsulesRollOnTheirSides) {
+  struct Rolling {
+    std::string name;
+    btCollisionShape* shape;
+    double radius;
+  };
+  const Rolling cases[] = {{"cylinder", new btCylinderShape(btVector3(0.2, 0.3, 0.2)), 0.2},
+                           {"capsule", new btCapsuleShape(0.1, 0.4), 0.1}};
+  for (const Rolling& rolling : cases) {
+    SCOPED_TRACE(rolling.name);
+    OnSupport body(rolling.shape, btTransform(kOnItsSide, btVector3(0, rolling.radius, 0)));
+    const double spin = 5;  // rad/s about x, the axis
+    body.body->setAngularVelocity(btVector3(spin, 0, 0));
+    body.body->setLinearVelocity(btVector3(0, 0, spin * rolling.radius));
+    const double e0 = test::totalEnergy(body.scene.world());
+    for (int i = 0; i < 600; ++i) {
+      body.step();
+      ASSERT_GE(body.gap(), -kTolerance) << "step " << i;
+    }
+    EXPECT_NEAR(body.body->getLinearVelocity().z(), spin * rolling.radius, 1e-9);
+    EXPECT_NEAR(body.body->getAngularVelocity().x(), spin, 1e-9);
+    EXPECT_NEAR(body.body->getCenterOfMassPosition().y(), rolling.radius, kTolerance);
+    EXPECT_NEAR(test::totalEnergy(body.scene.world()), e0, 1e-9 * e0);
+  }
+}
+
+}  // namespace
+}  // namespace carom
