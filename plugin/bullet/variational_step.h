@@ -183,11 +183,10 @@ class VariationalStep {
   void addSinkingVertices(int p, std::vector<PairContact>& contacts);
   // Pair p's vertices' vertexGap at the trial poses, A's then B's (PairTrack::vertexTrialGaps).
   const std::vector<double>& vertexTrialGapsOf(int p);
-  // Pair p touches now at `distance` (m) with the contacts `touching`, `held` or else just struck
-  // or grazed. A held pair, or one touching at vertices, may then close by kContactTolerance more
-  // before its gap sees an impact (its contacts sit at zero gap), and the impacts of a polyhedron's
-  // vertices are located on their own gaps for the rest of the step.
-  void markTouching(int p, double distance, const std::vector<PairContact>& touching, bool held);
+  // Pair p touches now at `distance` (m) with the contacts `touching`: held, struck or grazed. It
+  // may then close by kContactTolerance more before its gap sees an impact, and the impacts of a
+  // polyhedron's vertices are located on their own gaps for the rest of the step.
+  void markTouching(int p, double distance, const std::vector<PairContact>& touching);
   // A lower bound of pair p's gap at the trial poses (m), exact wherever the bound leaves it
   // closer than kContactTolerance to closing (trialGap + slack < 0): a rigid motion moves no point
   // of a shape further than |Δx| + ‖ΔR‖ reach, so a pair found apart by more than its bodies'

@@ -61,7 +61,7 @@ VariationalStep::Outcome VariationalStep::resolveImpact(const Island& island, do
     const std::vector<PairContact> touching = contactsNow(p);
     // Whatever happens to them now, these contacts have been dealt with: an impact separates or
     // stops them, a graze separates them, a landing holds them.
-    markTouching(p, distance, touching, false);
+    markTouching(p, distance, touching);
     const core::impact::ContactBody bodyA = contactBodyOf(pair.bodyA, pair.a);
     const core::impact::ContactBody bodyB = contactBodyOf(pair.bodyB, pair.b);
     const double restingSpeed = restingSpeedOf(materialOf(pair.a, pair.b));

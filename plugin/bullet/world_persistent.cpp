@@ -155,7 +155,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
                       remaining, pairResting.p});
     }
     // A held pair closes by round-off and by the LCP's tolerance only.
-    markTouching(pairResting.p, pairResting.distance, pairResting.touching, true);
+    markTouching(pairResting.p, pairResting.distance, pairResting.touching);
   }
   if (contacts.empty()) return;
 

@@ -149,5 +149,26 @@ TEST(SmoothContacts, CylindersAndCapsulesRollOnTheirSides) {
   }
 }
 
+// A cylinder tumbling at 35 rad/s strikes the ground on its rim; its spin turns the rim back down
+// within the step. Found again at the impact's instant by round-off (its gap 1e-17 m there), the
+// pair went quiet as a graze and sank for the rest of the step: 3.5 mm here, 6.6 cm in a random
+// scene of 12 bodies (measured). With the contact tolerance as slack, its next impact is located.
+// What remains is the slow sinking of a contact rolling on the rim (1e-5 m a step or less here;
+// see the README's limits).
+TEST(SmoothContacts, ATumblingCylinderStruckOnItsRimIsStruckAgainWithinTheStep) {
+  OnSupport cylinder(new btCylinderShape(btVector3(0.2, 0.3, 0.2)),
+                     btTransform(btQuaternion(btVector3(0, 0, 1), 1.3), btVector3(0, 0.5, 0)));
+  cylinder.body->setAngularVelocity(btVector3(35, 0, 0));
+  cylinder.body->setLinearVelocity(btVector3(0, -3, 0));
+  const double e0 = test::totalEnergy(cylinder.scene.world());
+  int impacts = 0;
+  for (int i = 0; i < 30; ++i) {
+    impacts += cylinder.step().impacts;
+    ASSERT_GE(cylinder.gap(), -1e-4) << "step " << i;
+  }
+  EXPECT_GT(impacts, 1);
+  EXPECT_LT(test::totalEnergy(cylinder.scene.world()), e0);
+}
+
 }  // namespace
 }  // namespace carom
