@@ -247,21 +247,28 @@ int VariationalStep::stepIndexOf(const btCollisionObject* object) const {
   return found == m_indexOf.end() ? kFixed : found->second;
 }
 
-int VariationalStep::addPair(const btCollisionObject* a, const btCollisionObject* b) {
-  if (!m_world.getDispatcher()->needsResponse(a, b)) return -1;
-  CandidatePair pair{a, b, stepIndexOf(a), stepIndexOf(b), 0.0};
-  if (pair.bodyA == kFixed && pair.bodyB == kFixed) return -1;
-  const Gap start = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
-  if (start.distance <= kContactTolerance)
-    pair.slack = kContactTolerance + std::max(0.0, -start.distance);
-  const int p = static_cast<int>(m_pairs.size());
-  m_pairs.push_back(pair);
-  m_tracks.emplace_back();
-  m_tracks.back().gapNow = start;  // the poses now: its island's next query reads it (gapNow)
-  for (const int body : {pair.bodyA, pair.bodyB}) {
-    if (body != kFixed) m_pairsOf[body].push_back(p);
+std::vector<int> VariationalStep::addPair(const btCollisionObject* a, const btCollisionObject* b) {
+  std::vector<int> added;
+  if (!m_world.getDispatcher()->needsResponse(a, b)) return added;
+  const int bodyA = stepIndexOf(a), bodyB = stepIndexOf(b);
+  if (bodyA == kFixed && bodyB == kFixed) return added;
+  for (const int childA : compoundChildrenOf(*a->getCollisionShape())) {
+    for (const int childB : compoundChildrenOf(*b->getCollisionShape())) {
+      CandidatePair pair{a, b, bodyA, bodyB, childA, childB, 0.0};
+      const Gap start = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+      if (start.distance <= kContactTolerance)
+        pair.slack = kContactTolerance + std::max(0.0, -start.distance);
+      const int p = static_cast<int>(m_pairs.size());
+      m_pairs.push_back(pair);
+      m_tracks.emplace_back();
+      m_tracks.back().gapNow = start;  // the poses now: its island's next query reads it (gapNow)
+      for (const int body : {pair.bodyA, pair.bodyB}) {
+        if (body != kFixed) m_pairsOf[body].push_back(p);
+      }
+      added.push_back(p);
+    }
   }
-  return p;
+  return added;
 }
 
 std::vector<Island> VariationalStep::findIslands() {
@@ -294,8 +301,16 @@ std::vector<Island> VariationalStep::findIslands() {
 
 PairGeometry VariationalStep::geometryAt(const CandidatePair& pair, const core::BodyState* a,
                                          const core::BodyState* b) const {
-  return {{pair.a->getCollisionShape(), pair.b->getCollisionShape()},
-          {transformOf(*pair.a, a), transformOf(*pair.b, b)}};
+  PairGeometry geometry{{pair.a->getCollisionShape(), pair.b->getCollisionShape()},
+                        {transformOf(*pair.a, a), transformOf(*pair.b, b)}};
+  const int children[2] = {pair.childA, pair.childB};
+  for (int side = 0; side < 2; ++side) {
+    if (children[side] == kWholeShape) continue;
+    const auto* compound = static_cast<const btCompoundShape*>(geometry.shape[side]);
+    geometry.shape[side] = compound->getChildShape(children[side]);
+    geometry.frame[side] = geometry.frame[side] * compound->getChildTransform(children[side]);
+  }
+  return geometry;
 }
 
 Gap VariationalStep::gapAt(const CandidatePair& pair, const core::BodyState* a,

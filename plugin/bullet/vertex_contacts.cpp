@@ -1,5 +1,6 @@
 #include "vertex_contacts.h"
 
+#include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 
 #include <cmath>
@@ -10,6 +11,15 @@ namespace carom {
 
 Gap gapOf(const PairGeometry& geometry) {
   return gap(*geometry.shape[0], geometry.frame[0], *geometry.shape[1], geometry.frame[1]);
+}
+
+std::vector<int> compoundChildrenOf(const btCollisionShape& shape) {
+  if (!shape.isCompound()) return {kWholeShape};
+  std::vector<int> children(
+      static_cast<std::size_t>(static_cast<const btCompoundShape&>(shape).getNumChildShapes()));
+  for (std::size_t i = 0; i < children.size(); ++i)
+    children[i] = static_cast<int>(i);
+  return children;
 }
 
 const btPolyhedralConvexShape* polyhedronOf(const btCollisionShape* shape) {

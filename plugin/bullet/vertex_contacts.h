@@ -8,6 +8,8 @@
 #include <BulletCollision/CollisionShapes/btPolyhedralConvexShape.h>
 #include <LinearMath/btTransform.h>
 
+#include <vector>
+
 #include "carom/bullet/gap.h"
 
 namespace carom {
@@ -20,6 +22,10 @@ struct PairGeometry {
 
 // The pair's signed gap at those poses (carom::gap).
 Gap gapOf(const PairGeometry& geometry);
+
+// The children a pair takes of the shape: each child of a btCompoundShape (a compound child of
+// it taken whole, its gap its closest child's), or kWholeShape alone for any other shape.
+std::vector<int> compoundChildrenOf(const btCollisionShape& shape);
 
 // The shape as a polyhedron (a box, a convex hull), or nullptr for a smooth or compound shape.
 const btPolyhedralConvexShape* polyhedronOf(const btCollisionShape* shape);

@@ -89,8 +89,8 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
         m_slot[partner] = static_cast<int>(island.bodies.size());
         island.bodies.push_back(partner);
       }
-      const int p = addPair(object, other);
-      if (p >= 0) island.pairs.push_back(p);
+      for (const int p : addPair(object, other))
+        island.pairs.push_back(p);
     }
   }
 }

@@ -1,8 +1,11 @@
-// Smooth shapes with flat or straight features in variational mode: a cylinder on its cap or its
-// side, a capsule on its side, a cone on its base. Their gap has one witness point; their contacts
-// are the corners of the patch they touch with (support_contacts.h), so that they lie still and
-// roll without tipping about one point, and their impacts are found again after they were struck.
+// Shapes that touch with more than one point where their gap has one witness point, in variational
+// mode: smooth shapes with flat or straight features (a cylinder on its cap or its side, a capsule
+// on its side, a cone on its base), whose contacts are the corners of the patch they touch with
+// (support_contacts.h), and compound shapes, whose children are paired on their own. They lie
+// still and roll without tipping about one point, and their impacts are found again after they
+// were struck.
 #include <BulletCollision/CollisionShapes/btCapsuleShape.h>
+#include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btConeShape.h>
 #include <BulletCollision/CollisionShapes/btCylinderShape.h>
 #include <gtest/gtest.h>
@@ -168,6 +171,57 @@ TEST(SmoothContacts, ATumblingCylinderStruckOnItsRimIsStruckAgainWithinTheStep) 
   }
   EXPECT_GT(impacts, 1);
   EXPECT_LT(test::totalEnergy(cylinder.scene.world()), e0);
+}
+
+// Two children side by side: boxes (a face each on the ground) and spheres (a dumbbell).
+btCompoundShape* pairOf(btCollisionShape* left, btCollisionShape* right) {
+  auto* compound = new btCompoundShape();
+  compound->addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(-0.25, 0, 0)), left);
+  compound->addChildShape(btTransform(btQuaternion::getIdentity(), btVector3(0.25, 0, 0)), right);
+  return compound;
+}
+
+// Paired as one shape, its gap its closest child's, a compound was held at one child's witness
+// point alone: two boxes side by side rocked into the ground, 43 events a step and 2.6 cm deep
+// after 600 steps, and a dumbbell 4 mm (measured). Paired child by child, each lies still. (The
+// children are owned by the test: btCompoundShape does not delete them.)
+TEST(CompoundContacts, ACompoundLyingOnTwoChildrenLiesStill) {
+  btBoxShape box(btVector3(0.2, 0.1, 0.2));
+  btSphereShape sphere(0.1);
+  const std::pair<std::string, btCompoundShape*> cases[] = {{"two boxes", pairOf(&box, &box)},
+                                                            {"dumbbell", pairOf(&sphere, &sphere)}};
+  for (const auto& [name, compound] : cases) {
+    SCOPED_TRACE(name);
+    const btVector3 at(0, 0.1 + kTolerance, 0);
+    OnSupport body(compound, btTransform(btQuaternion::getIdentity(), at));
+    for (int i = 0; i < 600; ++i) {
+      const StepDiagnostics& step = body.step();
+      ASSERT_EQ(step.impacts, 0) << "step " << i;
+      ASSERT_GE(body.gap(), -kTolerance) << "step " << i;
+    }
+    EXPECT_LT((body.body->getCenterOfMassPosition() - at).length(), 1e-5);
+    EXPECT_LT(body.body->getLinearVelocity().length(), 1e-9);
+    EXPECT_LT(body.body->getAngularVelocity().length(), 1e-9);
+  }
+}
+
+// The dumbbell rolls on both spheres along the ground at constant speed and energy.
+TEST(CompoundContacts, ADumbbellRollsOnBothSpheres) {
+  btSphereShape sphere(0.1);
+  OnSupport dumbbell(pairOf(&sphere, &sphere),
+                     btTransform(btQuaternion::getIdentity(), btVector3(0, 0.1, 0)));
+  const double spin = 5;  // rad/s about x, the axis through both centres
+  dumbbell.body->setAngularVelocity(btVector3(spin, 0, 0));
+  dumbbell.body->setLinearVelocity(btVector3(0, 0, spin * 0.1));
+  const double e0 = test::totalEnergy(dumbbell.scene.world());
+  for (int i = 0; i < 600; ++i) {
+    dumbbell.step();
+    ASSERT_GE(dumbbell.gap(), -kTolerance) << "step " << i;
+  }
+  EXPECT_NEAR(dumbbell.body->getLinearVelocity().z(), spin * 0.1, 1e-9);
+  EXPECT_NEAR(dumbbell.body->getAngularVelocity().x(), spin, 1e-9);
+  EXPECT_NEAR(dumbbell.body->getCenterOfMassPosition().y(), 0.1, kTolerance);
+  EXPECT_NEAR(test::totalEnergy(dumbbell.scene.world()), e0, 1e-9 * e0);
 }
 
 }  // namespace

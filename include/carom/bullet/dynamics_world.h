@@ -8,6 +8,7 @@
 
 #include <BulletDynamics/Dynamics/btDiscreteDynamicsWorld.h>
 
+#include <array>
 #include <map>
 #include <memory>
 #include <string>
@@ -98,9 +99,11 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
 
   Config m_config;
   std::map<const btCollisionObject*, std::string> m_materials;
-  // A persistent contact: its pair and its point's feature (vertex number, −1 for the single
-  // witness point, −2 − k for the k-th face crossing).
-  using ContactKey = std::pair<std::pair<const btCollisionObject*, const btCollisionObject*>, int>;
+  // A persistent contact: its pair, and its compound children (−1 for a shape that is not a
+  // compound) and point's feature (vertex number, −1 for the single witness point, −2 − k for the
+  // k-th face crossing or patch corner).
+  using ContactKey =
+      std::pair<std::pair<const btCollisionObject*, const btCollisionObject*>, std::array<int, 3>>;
   // Persistent-contact impulses of the previous step (warm start).
   std::map<ContactKey, btVector3> m_warmStart;
   ImpactCallback m_impactCallback;
