@@ -2,6 +2,8 @@
 
 #include <BulletCollision/CollisionShapes/btConvexShape.h>
 
+#include <algorithm>
+
 #include "carom/bullet/ellipsoid_shape.h"
 #include "variational_step.h"
 
@@ -15,6 +17,29 @@ const btConvexShape* flatFeaturedOf(const btCollisionShape* shape) {
   if (shape->getShapeType() == SPHERE_SHAPE_PROXYTYPE) return nullptr;
   if (dynamic_cast<const EllipsoidShape*>(shape) != nullptr) return nullptr;
   return static_cast<const btConvexShape*>(shape);
+}
+
+// Within ten times the tilt's sweep over the larger shape's bounding radius of `witness` or of a
+// point of `points`: the same point, moved by a curved surface's turn.
+struct NearTest {
+  double same;
+  bool operator()(const btVector3& point, const btVector3& witness,
+                  const std::vector<btVector3>& points) const {
+    if ((point - witness).length() <= same) return true;
+    return std::any_of(points.begin(), points.end(),
+                       [&](const btVector3& other) { return (other - point).length() <= same; });
+  }
+};
+
+double boundingRadiusOf(const btCollisionShape& shape) {
+  btVector3 centre;
+  btScalar radius;
+  shape.getBoundingSphere(centre, radius);
+  return radius;
+}
+
+NearTest nearTestFor(double radius) {
+  return {10 * kSupportTilt * radius + kSamePoint};
 }
 
 }  // namespace
@@ -31,17 +56,8 @@ std::vector<SupportCorner> supportCorners(const PairGeometry& geometry, int side
   btPlaneSpace1(toward, tangents[0], tangents[1]);
   tangents[2] = -tangents[0];
   tangents[3] = -tangents[1];
-  btVector3 centre;
-  btScalar radius;
-  convex->getBoundingSphere(centre, radius);
-  const double same = 10 * kSupportTilt * radius + kSamePoint;
-  const auto near = [&](const btVector3& point) {
-    if ((point - witness).length() <= same) return true;
-    for (const SupportCorner& corner : corners) {
-      if ((corner.point - point).length() <= same) return true;
-    }
-    return false;
-  };
+  const NearTest near = nearTestFor(boundingRadiusOf(*convex));
+  std::vector<btVector3> kept;
   for (int d = 0; d < kSupportDirections; ++d) {
     const btVector3 direction = toward + kSupportTilt * tangents[d];
     // The support of the shape's core (Bullet rounds it by its margin) and the margin along the
@@ -49,9 +65,45 @@ std::vector<SupportCorner> supportCorners(const PairGeometry& geometry, int side
     const btVector3 point = frame * convex->localGetSupportVertexWithoutMarginNonVirtual(
                                         frame.getBasis().transpose() * direction) +
                             convex->getMarginNonVirtual() * toward;
-    if (away.dot(point - witness) > reach || near(point)) continue;
+    if (away.dot(point - witness) > reach || near(point, witness, kept)) continue;
     const double gap = pointGap(geometry, side, point);
-    if (gap <= reach - kContactTolerance) corners.push_back({d, point, gap});
+    if (gap > reach - kContactTolerance) continue;
+    corners.push_back({d, point, gap});
+    kept.push_back(point);
+  }
+  return corners;
+}
+
+std::vector<SupportCorner> turnedCorners(const PairGeometry& geometry, const Gap& gap, double reach,
+                                         const std::vector<btVector3>& listed) {
+  std::vector<SupportCorner> corners;
+  if (flatFeaturedOf(geometry.shape[0]) == nullptr && flatFeaturedOf(geometry.shape[1]) == nullptr)
+    return corners;
+  const btVector3 witness = 0.5 * (gap.pointOnA + gap.pointOnB);
+  const NearTest near = nearTestFor(
+      std::max(boundingRadiusOf(*geometry.shape[0]), boundingRadiusOf(*geometry.shape[1])));
+  std::vector<btVector3> kept = listed;
+  btVector3 tangents[kSupportDirections];
+  btPlaneSpace1(gap.normal, tangents[0], tangents[1]);
+  tangents[2] = -tangents[0];
+  tangents[3] = -tangents[1];
+  for (int d = 0; d < kSupportDirections; ++d) {
+    // Turned about the tangent across direction d, A's side of the patch that way dips into B.
+    const btVector3 axis = gap.normal.cross(tangents[d]);
+    const btTransform turn = btTransform(btMatrix3x3::getIdentity(), witness) *
+                             btTransform(btQuaternion(axis, kSupportTilt)) *
+                             btTransform(btMatrix3x3::getIdentity(), -witness);
+    PairGeometry turned = geometry;
+    turned.frame[0] = turn * geometry.frame[0];
+    const btVector3 point = gapOf(turned).pointOnB;
+    // Across a segment the patch has no end that way: the turned A touches it anywhere along it,
+    // shifted across it by the turn (a capsule across a box held there rolled away, measured).
+    if ((point - witness).dot(tangents[d]) < near.same) continue;
+    if (gap.normal.dot(point - gap.pointOnB) < -reach || near(point, witness, kept)) continue;
+    const double pointToA = pointGap(geometry, 1, point);
+    if (pointToA > reach - kContactTolerance) continue;
+    corners.push_back({d, point, pointToA});
+    kept.push_back(point);
   }
   return corners;
 }

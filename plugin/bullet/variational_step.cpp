@@ -343,6 +343,13 @@ std::vector<PairContact> VariationalStep::contactsNow(int p, double reach) {
                           supportFeature(side, corner.direction), std::max(0.0, corner.gap)});
     }
   }
+  std::vector<btVector3> listed;
+  for (const PairContact& contact : contacts)
+    listed.push_back(toBt(contact.point));
+  for (const SupportCorner& corner : turnedCorners(geometry, g, reach, listed)) {
+    contacts.push_back({pair, toEigen(corner.point), normal, turnedFeature(corner.direction),
+                        std::max(0.0, corner.gap)});
+  }
   int crossing = 0;
   for (const btVector3& point : faceCrossings(geometry, g.normal, g.pointOnA, g.pointOnB, reach))
     contacts.push_back(

@@ -61,5 +61,10 @@ inline int crossingFeature(int crossing) {
 inline int supportFeature(int side, int direction) {
   return crossingFeature(2 * direction + side);
 }
+// The corner a turn of A towards direction d finds (support_contacts.h: turnedCorners), numbered
+// after the support features.
+inline int turnedFeature(int direction) {
+  return supportFeature(0, 4 + direction);
+}
 
 }  // namespace carom

@@ -123,6 +123,30 @@ TEST(SmoothContacts, ACapsuleRestsAcrossABox) {
   EXPECT_LT(capsule.body->getAngularVelocity().length(), 1e-9);
 }
 
+// A plank lying across a log (a static cylinder on its side) touches it along a segment whose ends
+// are where the plank's edges cross the log, corners of neither shape's support: held at its
+// witness point alone, it rocked there, 19 events a step, and sank 1.2 cm into the log in 600
+// steps (measured). A plank this thin on a log this round is stable (its centre 3 cm above the
+// contact, under the log's 20 cm radius): it lies still.
+TEST(SmoothContacts, APlankRestsAcrossALog) {
+  OnSupport plank(new btBoxShape(btVector3(0.6, 0.03, 0.2)),
+                  btTransform(btQuaternion::getIdentity(), btVector3(0, 0.53 + kTolerance, 0)),
+                  [](Scene& scene) {
+                    btRigidBody* log = scene.add(new btCylinderShape(btVector3(0.2, 0.5, 0.2)), 0,
+                                                 btVector3(0, 0.3, 0));
+                    log->setWorldTransform(btTransform(
+                        btQuaternion(btVector3(1, 0, 0), SIMD_HALF_PI), btVector3(0, 0.3, 0)));
+                    return log;
+                  });
+  for (int i = 0; i < 600; ++i) {
+    const StepDiagnostics& step = plank.step();
+    ASSERT_EQ(step.impacts, 0) << "step " << i;
+    ASSERT_GE(plank.gap(), -kTolerance) << "step " << i;
+  }
+  EXPECT_NEAR(plank.body->getCenterOfMassPosition().y(), 0.53, 1e-5);
+  EXPECT_LT(plank.body->getWorldTransform().getRotation().angle(btQuaternion::getIdentity()), 1e-3);
+}
+
 // Rolling without slipping, v = ω r along the ground: the contacts at the ends of the touching
 // segment stay under the axis as the body turns (they are no material points), so the roll goes
 // on at constant speed and energy, at the height it started.
