@@ -5,42 +5,23 @@
 // tolerance, never gaining energy.
 #include <gtest/gtest.h>
 
-#include "bullet/world_scene.h"
-#include "carom/bullet/gap.h"
+#include "bullet/body_on_support.h"
 
 namespace carom {
 namespace {
 
-constexpr double kH = 1.0 / 60.0;
 constexpr double kTolerance = 1e-6;  // the variational step's contact tolerance (m)
 
-Config plastic() {
-  return test::configWithMaterial(SolverKind::variational, ImpactLawKind::kNewton, 0.3, 0.5);
+using test::BodyOnSupport;
+
+// A body at `at`, upright, on the ground.
+BodyOnSupport onGround(btCollisionShape* shape, const btVector3& at, const btVector3& velocity) {
+  return BodyOnSupport(shape, btTransform(btQuaternion::getIdentity(), at), velocity);
 }
 
-// A body and the ground, both of material "test".
-struct OnGround {
-  test::Scene<DynamicsWorld> scene{plastic()};
-  btRigidBody* ground = scene.addGround();
-  btRigidBody* body;
-  OnGround(btCollisionShape* shape, const btVector3& at, const btVector3& velocity) {
-    body = scene.add(shape, 1.0, at, velocity);
-    scene.world().setMaterial(ground, "test");
-    scene.world().setMaterial(body, "test");
-  }
-  double gap() const {
-    return carom::gap(*body->getCollisionShape(), body->getWorldTransform(),
-                      *ground->getCollisionShape(), ground->getWorldTransform())
-        .distance;
-  }
-  const StepDiagnostics& step() {
-    scene.world().stepSimulation(kH, 1, kH);
-    return scene.world().getLastStepDiagnostics();
-  }
-};
-
 TEST(RestingIsland, ABoxAtRestIsHeldOnceAndStaysPut) {
-  OnGround box(new btBoxShape(btVector3(0.2, 0.1, 0.15)), btVector3(0, 0.1, 0), btVector3(0, 0, 0));
+  BodyOnSupport box =
+      onGround(new btBoxShape(btVector3(0.2, 0.1, 0.15)), btVector3(0, 0.1, 0), btVector3(0, 0, 0));
   const btVector3 start = box.body->getCenterOfMassPosition();
   for (int i = 0; i < 120; ++i) {
     const StepDiagnostics& step = box.step();
@@ -51,7 +32,8 @@ TEST(RestingIsland, ABoxAtRestIsHeldOnceAndStaysPut) {
 }
 
 TEST(RestingIsland, AFastBodyIsNotAtRest) {
-  OnGround ball(new btSphereShape(0.1), btVector3(0, 0.1 + 1e-3, 0), btVector3(0, -1, 0));
+  BodyOnSupport ball =
+      onGround(new btSphereShape(0.1), btVector3(0, 0.1 + 1e-3, 0), btVector3(0, -1, 0));
   const StepDiagnostics& step = ball.step();
   EXPECT_EQ(step.restingIslands, 0);
   EXPECT_EQ(step.impacts, 1);
@@ -62,8 +44,8 @@ TEST(RestingIsland, AFastBodyIsNotAtRest) {
 // 60 Hz) lands within the step, plastically: the island's speculative hold brings it to touching
 // at the end of the step, as the located landing did, with no event and no energy gained.
 TEST(RestingIsland, ASlowBoxLandsOnItsSpeculativeContactsAndStops) {
-  OnGround box(new btBoxShape(btVector3(0.2, 0.1, 0.15)), btVector3(0, 0.1 + 1e-3, 0),
-               btVector3(0, -0.1, 0));
+  BodyOnSupport box = onGround(new btBoxShape(btVector3(0.2, 0.1, 0.15)),
+                               btVector3(0, 0.1 + 1e-3, 0), btVector3(0, -0.1, 0));
   const double e0 = test::totalEnergy(box.scene.world());
   const StepDiagnostics& step = box.step();
   EXPECT_EQ(step.restingIslands, 1);
@@ -77,7 +59,8 @@ TEST(RestingIsland, ASlowBoxLandsOnItsSpeculativeContactsAndStops) {
 // Held only where it approached, as at an island's start of step with landings located, it went
 // 1.5 mm into the ground at rest (measured in a bin of 300 bodies).
 TEST(RestingIsland, ABallLeavingTheGroundSlowlyComesBackWithoutSinking) {
-  OnGround ball(new btSphereShape(0.1), btVector3(0, 0.1 + 1.6e-5, 0), btVector3(0, 1e-3, 0));
+  BodyOnSupport ball =
+      onGround(new btSphereShape(0.1), btVector3(0, 0.1 + 1.6e-5, 0), btVector3(0, 1e-3, 0));
   const double e0 = test::totalEnergy(ball.scene.world());
   for (int i = 0; i < 10; ++i) {
     const StepDiagnostics& step = ball.step();

@@ -13,46 +13,15 @@
 #include <functional>
 #include <string>
 
-#include "bullet/world_scene.h"
-#include "carom/bullet/gap.h"
+#include "bullet/body_on_support.h"
 
 namespace carom {
 namespace {
 
-constexpr double kH = 1.0 / 60.0;
 constexpr double kTolerance = 1e-6;  // the variational step's contact tolerance (m)
 
-Config plastic() {
-  return test::configWithMaterial(SolverKind::variational, ImpactLawKind::kNewton, 0.3, 0.5);
-}
-
-using Scene = test::Scene<DynamicsWorld>;
-
-// A body of material "test" at `pose`, on a static support of the same material (the ground unless
-// `addSupport` adds another).
-struct OnSupport {
-  Scene scene{plastic()};
-  btRigidBody* support;
-  btRigidBody* body;
-  OnSupport(btCollisionShape* shape, const btTransform& pose,
-            const std::function<btRigidBody*(Scene&)>& addSupport = &Scene::addGround) {
-    support = addSupport(scene);
-    body = scene.add(shape, 1.0, pose.getOrigin());
-    body->setWorldTransform(pose);
-    body->updateInertiaTensor();
-    scene.world().setMaterial(support, "test");
-    scene.world().setMaterial(body, "test");
-  }
-  double gap() const {
-    return carom::gap(*body->getCollisionShape(), body->getWorldTransform(),
-                      *support->getCollisionShape(), support->getWorldTransform())
-        .distance;
-  }
-  const StepDiagnostics& step() {
-    scene.world().stepSimulation(kH, 1, kH);
-    return scene.world().getLastStepDiagnostics();
-  }
-};
+using OnSupport = test::BodyOnSupport;
+using Scene = OnSupport::World;
 
 // Lying along x (the shapes' axis is their y).
 const btQuaternion kOnItsSide(btVector3(0, 0, 1), SIMD_HALF_PI);
@@ -106,11 +75,11 @@ TEST(SmoothContacts, CylindersCapsulesAndConesLieStill) {
 // the allowance a polyhedron's vertex has for the box's rounded corners, they held it 1 mm above
 // the face, at the height it started from (measured).
 TEST(SmoothContacts, ACapsuleRestsAcrossABox) {
-  OnSupport capsule(new btCapsuleShape(0.1, 0.4),
-                    btTransform(kOnItsSide, btVector3(0, 0.3 + 1e-3, 0)), [](Scene& scene) {
-                      return scene.add(new btBoxShape(btVector3(0.3, 0.1, 0.3)), 0,
-                                       btVector3(0, 0.1, 0));
-                    });
+  OnSupport capsule(
+      new btCapsuleShape(0.1, 0.4), btTransform(kOnItsSide, btVector3(0, 0.3 + 1e-3, 0)),
+      btVector3(0, 0, 0), [](Scene& scene) {
+        return scene.add(new btBoxShape(btVector3(0.3, 0.1, 0.3)), 0, btVector3(0, 0.1, 0));
+      });
   for (int i = 0; i < 300; ++i) {
     const StepDiagnostics& step = capsule.step();
     ASSERT_GE(capsule.gap(), -kTolerance) << "step " << i;
@@ -131,7 +100,7 @@ TEST(SmoothContacts, ACapsuleRestsAcrossABox) {
 TEST(SmoothContacts, APlankRestsAcrossALog) {
   OnSupport plank(new btBoxShape(btVector3(0.6, 0.03, 0.2)),
                   btTransform(btQuaternion::getIdentity(), btVector3(0, 0.53 + kTolerance, 0)),
-                  [](Scene& scene) {
+                  btVector3(0, 0, 0), [](Scene& scene) {
                     btRigidBody* log = scene.add(new btCylinderShape(btVector3(0.2, 0.5, 0.2)), 0,
                                                  btVector3(0, 0.3, 0));
                     log->setWorldTransform(btTransform(
