@@ -3,6 +3,7 @@
 #include <BulletCollision/CollisionShapes/btConvexShape.h>
 
 #include <algorithm>
+#include <array>
 
 #include "carom/bullet/ellipsoid_shape.h"
 #include "variational_step.h"
@@ -15,7 +16,9 @@ namespace {
 const btConvexShape* flatFeaturedOf(const btCollisionShape* shape) {
   if (!shape->isConvex() || polyhedronOf(shape) != nullptr) return nullptr;
   if (shape->getShapeType() == SPHERE_SHAPE_PROXYTYPE) return nullptr;
-  if (dynamic_cast<const EllipsoidShape*>(shape) != nullptr) return nullptr;
+  if (shape->getShapeType() == CUSTOM_CONVEX_SHAPE_TYPE &&
+      dynamic_cast<const EllipsoidShape*>(shape) != nullptr)
+    return nullptr;
   return static_cast<const btConvexShape*>(shape);
 }
 
@@ -42,6 +45,16 @@ NearTest nearTestFor(double radius) {
   return {10 * kSupportTilt * radius + kSamePoint};
 }
 
+// The kSupportDirections tangents the tilts and turns go towards: two across the unit `normal`
+// (Bullet's btPlaneSpace1) and their opposites.
+std::array<btVector3, kSupportDirections> tangentsAcross(const btVector3& normal) {
+  std::array<btVector3, kSupportDirections> tangents;
+  btPlaneSpace1(normal, tangents[0], tangents[1]);
+  tangents[2] = -tangents[0];
+  tangents[3] = -tangents[1];
+  return tangents;
+}
+
 }  // namespace
 
 std::vector<SupportCorner> supportCorners(const PairGeometry& geometry, int side,
@@ -52,10 +65,7 @@ std::vector<SupportCorner> supportCorners(const PairGeometry& geometry, int side
   if (convex == nullptr) return corners;
   const btTransform& frame = geometry.frame[side];
   const btVector3 toward = -away;
-  btVector3 tangents[kSupportDirections];
-  btPlaneSpace1(toward, tangents[0], tangents[1]);
-  tangents[2] = -tangents[0];
-  tangents[3] = -tangents[1];
+  const std::array<btVector3, kSupportDirections> tangents = tangentsAcross(toward);
   const NearTest near = nearTestFor(boundingRadiusOf(*convex));
   std::vector<btVector3> kept;
   for (int d = 0; d < kSupportDirections; ++d) {
@@ -83,10 +93,7 @@ std::vector<SupportCorner> turnedCorners(const PairGeometry& geometry, const Gap
   const NearTest near = nearTestFor(
       std::max(boundingRadiusOf(*geometry.shape[0]), boundingRadiusOf(*geometry.shape[1])));
   std::vector<btVector3> kept = listed;
-  btVector3 tangents[kSupportDirections];
-  btPlaneSpace1(gap.normal, tangents[0], tangents[1]);
-  tangents[2] = -tangents[0];
-  tangents[3] = -tangents[1];
+  const std::array<btVector3, kSupportDirections> tangents = tangentsAcross(gap.normal);
   for (int d = 0; d < kSupportDirections; ++d) {
     // Turned about the tangent across direction d, A's side of the patch that way dips into B.
     const btVector3 axis = gap.normal.cross(tangents[d]);

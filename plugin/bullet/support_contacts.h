@@ -21,6 +21,15 @@ inline constexpr double kSupportTilt = 1e-3;
 // of a segment from any tangent basis that is not exactly across it.
 inline constexpr int kSupportDirections = 4;
 
+// A patch corner's feature (vertex_contacts.h): side s's support corner in direction d is face
+// crossing 2d + s, and the corner a turn of A towards direction d finds comes after them.
+inline int supportFeature(int side, int direction) {
+  return crossingFeature(2 * direction + side);
+}
+inline int turnedFeature(int direction) {
+  return supportFeature(0, kSupportDirections + direction);
+}
+
 // A corner of a contact patch: its support direction (0 to kSupportDirections − 1), where it is
 // (world) and how far it is from touching (pointGap, m).
 struct SupportCorner {

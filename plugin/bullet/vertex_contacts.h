@@ -49,22 +49,14 @@ inline constexpr double kSamePoint = 1e-5;
 
 // A contact feature's number: vertex i of side A is 2i, of side B 2i + 1; −1 is the gap's witness
 // point, −2 − k the k-th face crossing (face_crossings.h) or, in a pair with a side that is no
-// polyhedron (which has no face crossings), the corner of side s in support direction d for
-// k = 2d + s (support_contacts.h). Only vertices are material points: the others stay where the
-// shapes touch as a body rolls.
+// polyhedron (which has no face crossings), a patch corner (support_contacts.h: supportFeature,
+// turnedFeature). Only vertices are material points: the others stay where the shapes touch as a
+// body rolls.
 inline int vertexFeature(int side, int vertex) {
   return 2 * vertex + side;
 }
 inline int crossingFeature(int crossing) {
   return -2 - crossing;
-}
-inline int supportFeature(int side, int direction) {
-  return crossingFeature(2 * direction + side);
-}
-// The corner a turn of A towards direction d finds (support_contacts.h: turnedCorners), numbered
-// after the support features.
-inline int turnedFeature(int direction) {
-  return supportFeature(0, 4 + direction);
 }
 
 }  // namespace carom
