@@ -135,54 +135,64 @@ void VariationalStep::runIsland(Island& island, int id) {
     const CandidatePair next = m_pairs[m_nextPair];  // a copy: m_pairs grows as partners are found
     const int events = std::max(next.bodyA == kFixed ? 0 : m_eventsOf[next.bodyA],
                                 next.bodyB == kFixed ? 0 : m_eventsOf[next.bodyB]);
+    advanceIsland(island, alpha);
+    elapsed += alpha;
     if (events >= m_world.getConfig().solver.maxEventsPerStep) {
-      // The pair is held for the rest of the step, whatever its speed (the plastic stop
-      // dissipates), instead of an endless series of impacts, and the rest of the island's events
-      // go on. When the guard held every touching and closing contact of the island and ended its
-      // step, what the hold pushed into a neighbour stayed there: in a bin of 300 bodies, 2.4 cm
-      // deep (measured; 0.5 mm now).
+      // The pair is held at its instant, whatever its speed (the plastic stop dissipates), instead
+      // of an endless series of impacts, and goes quiet; the rest of the island's events go on.
+      // When the guard held every touching and closing contact of the island and ended its step,
+      // what the hold pushed into a neighbour stayed there: in a bin of 300 bodies, 2.4 cm deep
+      // (measured; 0.5 mm now).
       m_diagnostics.eventLimitReached = true;
       m_diagnostics.message =
           "solver.maxEventsPerStep (" + std::to_string(events) +
           ") events of one body in the step at t = " + std::to_string(m_world.m_simulatedTime) +
-          " s; its next pair was held as a persistent contact for the rest of the step";
-      holdRestingContacts(island, id, remaining, Hold::kGuard);
-      m_tracks[m_nextPair].quiet = true;  // until an impact strikes one of its bodies
+          " s; its next pair was held as a persistent contact";
+      holdRestingContacts(island, id, 1.0 - elapsed, Hold::kGuard);
+      quietPair(m_nextPair);
       lastPair = -1;
-      continue;
+    } else {
+      // A landing below the resting speed would otherwise start a Zeno sequence of ever smaller
+      // bounces inside the step: its contacts are held for the rest of the step instead.
+      const Outcome outcome = resolveImpact(island, elapsed);
+      if (outcome == Outcome::kLanding)
+        holdRestingContacts(island, id, 1.0 - elapsed, Hold::kLanding);
+      // A landing or graze found again at once by the same pair made no progress: the hold or the
+      // graze dealt with its contacts, and its gap closes again within round-off of this instant (a
+      // deep overlap of smooth shapes, whose penetration depth is noisier than the contact
+      // tolerance; a held contact that rolls). Found again and again, it used up the step's events
+      // (in a bin of 300 bodies, every step from the first landings on ended in the Zeno guard,
+      // each event holding the whole island again, measured).
+      constexpr double kSameInstant = 1e-9;  // of the step: below the impact search's resolution
+      if (outcome != Outcome::kImpact && m_nextPair == lastPair && alpha <= kSameInstant)
+        quietPair(m_nextPair);
+      lastPair = outcome == Outcome::kImpact ? -1 : m_nextPair;
+      for (const int body : {next.bodyA, next.bodyB}) {
+        if (body != kFixed) ++m_eventsOf[body];
+      }
+      ++m_diagnostics.impacts;
     }
-    for (const int body : island.bodies)
-      m_bodies[body].state = flowBody(body, m_bodies[body].state, alpha);
-    for (const int p : island.pairs)
-      m_tracks[p].gapNow.reset();
-    elapsed += alpha;
-    // A landing below the resting speed would otherwise start a Zeno sequence of ever smaller
-    // bounces inside the step: its contacts are held for the rest of the step instead.
-    const Outcome outcome = resolveImpact(island, elapsed);
-    if (outcome == Outcome::kLanding)
-      holdRestingContacts(island, id, 1.0 - elapsed, Hold::kLanding);
-    // A landing or graze found again at once by the same pair made no progress: the hold or the
-    // graze dealt with its contacts, and its gap closes again within round-off of this instant (a
-    // deep overlap of smooth shapes, whose penetration depth is noisier than the contact
-    // tolerance; a held contact that rolls). Found again and again, it used up the step's events
-    // (in a bin of 300 bodies, every step from the first landings on ended in the Zeno guard, each
-    // event holding the whole island again, measured). Its closing is left to the persistent
-    // contacts, which hold it, until an impact changes one of its bodies.
-    constexpr double kSameInstant = 1e-9;  // of the step: below the impact search's resolution
-    if (outcome != Outcome::kImpact && m_nextPair == lastPair && alpha <= kSameInstant)
-      m_tracks[m_nextPair].quiet = true;
-    lastPair = outcome == Outcome::kImpact ? -1 : m_nextPair;
     for (const int p : island.pairs) {  // instants that have come are found again from here
       std::optional<double>& impactAt = m_tracks[p].impactAt;
       if (impactAt && *impactAt <= elapsed) impactAt.reset();
     }
-    for (const int body : {next.bodyA, next.bodyB}) {
-      if (body != kFixed) ++m_eventsOf[body];
-    }
-    ++m_diagnostics.impacts;
   }
   for (const int body : island.bodies)
     m_bodies[body].state = m_trial[body];
+}
+
+void VariationalStep::advanceIsland(const Island& island, double alpha) {
+  for (const int body : island.bodies)
+    m_bodies[body].state = flowBody(body, m_bodies[body].state, alpha);
+  for (const int p : island.pairs)
+    m_tracks[p].gapNow.reset();
+}
+
+void VariationalStep::quietPair(int p) {
+  PairTrack& track = m_tracks[p];
+  track.quiet = true;
+  track.quietFloor = gapNow(p).distance - std::ldexp(kQuietDepth, track.quietings++);
+  track.impactAt.reset();
 }
 
 core::BodyState VariationalStep::flowBody(int index, const core::BodyState& from,
@@ -424,6 +434,7 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     double estimate;
     int p;
     double phiNow, phiTrial;
+    double slack;
   };
   std::vector<Unlocated> unlocated;
   for (const int p : island.pairs) {
@@ -432,21 +443,25 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     // held since they were found (refreshTrials), or the pair has touched (markTouching), or the
     // instant has come (runIsland): the others' still hold.
     PairTrack& track = m_tracks[p];
-    const double phiTrial = trialGapAtLeast(p) + pair.slack;
-    track.closing = phiTrial < 0;
-    if (track.quiet) continue;
-    if (!track.impactAt && !track.closing) track.impactAt = std::numeric_limits<double>::infinity();
+    const double trialGap = trialGapAtLeast(p);
+    track.closing = trialGap + pair.slack < 0;
+    // A quiet pair counts again below its floor, a larger slack than its own (trialGapAtLeast's
+    // bound, exact where the pair's own slack leaves it closing, holds for it too).
+    const double slack = track.quiet ? std::max(pair.slack, -track.quietFloor) : pair.slack;
+    const double phiTrial = trialGap + slack;
+    if (!track.impactAt && !(phiTrial < 0))
+      track.impactAt = std::numeric_limits<double>::infinity();
     if (track.impactAt) {
       consider(p, std::max(0.0, *track.impactAt - elapsed));
       continue;
     }
-    const double phiNow = gapNow(p).distance + pair.slack;
+    const double phiNow = gapNow(p).distance + slack;
     if (phiNow < 0) {  // already closer than its slack: resolved now
       track.impactAt = elapsed;
       consider(p, 0);
       continue;
     }
-    unlocated.push_back({remaining * phiNow / (phiNow - phiTrial), p, phiNow, phiTrial});
+    unlocated.push_back({remaining * phiNow / (phiNow - phiTrial), p, phiNow, phiTrial, slack});
   }
   std::sort(unlocated.begin(), unlocated.end(),
             [](const Unlocated& a, const Unlocated& b) { return a.estimate < b.estimate; });
@@ -454,7 +469,7 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     const CandidatePair& pair = m_pairs[u.p];
     const std::optional<double> alpha =
         locateImpactBefore(pair, u.phiNow, remaining, u.phiTrial, earliest,
-                           [&](const PairGeometry& g) { return gapOf(g).distance + pair.slack; });
+                           [&](const PairGeometry& g) { return gapOf(g).distance + u.slack; });
     if (!alpha) continue;  // not before the earliest: found again after it
     m_tracks[u.p].impactAt = elapsed + *alpha;
     consider(u.p, *alpha);

@@ -252,7 +252,9 @@ TEST(DynamicsWorldVariational, ZenoGuardLeavesTheRestOfTheIslandToItsImpacts) {
   EXPECT_GT(landing->fraction, 0.2);
   EXPECT_NEAR(landing->normalVelocityAfter, -0.5 * landing->normalVelocityBefore, 1e-9);
   EXPECT_GT(beside->getLinearVelocity().y(), 0.5 - kG * kH);
-  EXPECT_GE(lower->getCenterOfMassPosition().y(), 0.1 - 1e-6);
+  // The guard holds the lower ball where the upper one has pushed it to the contact tolerance
+  // (1e-6 m) into the ground; its hold inside the step may leave 1e-9 m more over the step.
+  EXPECT_GE(lower->getCenterOfMassPosition().y(), 0.1 - 1e-6 - 1e-9);
 }
 
 void expectGeometricRebounds(ImpactLawKind law) {
