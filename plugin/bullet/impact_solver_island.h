@@ -67,7 +67,8 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
 // Stage 4: the persistent contacts (those closing within the step) by core::contact.
 core::contact::PersistentContactReport solveContacts(Island& island);
 
-// Stage 5: moves penetrating bodies apart without touching their velocities.
+// Stage 5: moves penetrating bodies apart, and takes the potential energy a lift gives from the
+// island's kinetic energy.
 void correctDrift(Island& island, const ImpactSolverSettings& settings);
 
 // Stage 6: velocities to the dynamic bodies, impulses to the manifold points.

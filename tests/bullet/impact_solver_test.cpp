@@ -201,6 +201,34 @@ TEST(ImpactSolver, ElasticBallKeepsItsEnergyOver100Bounces) {
   EXPECT_LT(caromDrift, 0.02);
 }
 
+// The drift correction lifts a body out of a penetration, which gives it potential energy; that
+// is taken from its island's kinetic energy. A frictionless ball sliding at 1 m/s, 2 cm into the
+// ground: lifted without it, it gained 0.195 J on its 0.304 J (measured); now it keeps its energy
+// and still comes out of the ground.
+TEST(ImpactSolver, DriftCorrectionGivesNoEnergy) {
+  ImpactSolver solver;
+  Scene scene(&solver);
+  btRigidBody* ball = scene.sphere(0.1, btVector3(0, 0.08, 0));
+  ball->setLinearVelocity(btVector3(1, 0, 0));
+  ball->setFriction(0);
+  scene.ground()->setFriction(0);
+  const auto energy = [&] {
+    return 0.5 * ball->getLinearVelocity().length2() +
+           kGravity * (ball->getCenterOfMassPosition().y() - 0.1);
+  };
+  const double initial = energy();
+  double highest = initial;
+  for (int i = 0; i < 120; ++i) {
+    scene.step(1.0 / 60);
+    highest = std::max(highest, energy());
+  }
+  std::printf("[ measured ] energy gained %.3e J of %.3e J; depth now %.3e m\n", highest - initial,
+              initial, 0.1 - ball->getCenterOfMassPosition().y());
+  EXPECT_LE(highest - initial, 1e-12 * std::abs(initial));
+  EXPECT_LT(0.1 - ball->getCenterOfMassPosition().y(), 2e-3);
+  EXPECT_GT(ball->getLinearVelocity().x(), 0.5);
+}
+
 TEST(ImpactSolver, BoxAtRestNeitherCreepsNorSinks) {
   ImpactSolver solver;
   Scene scene(&solver);

@@ -20,8 +20,9 @@
 //      (core::routh, with the contacts' restitution);
 //   4. contacts: core::contact::solvePersistentContacts over the closing contacts;
 //   5. drift: penetration deeper than `allowedPenetration` is removed by moving the bodies
-//      (pseudo velocities that change positions only, like Bullet's split impulse): the velocities,
-//      hence the kinetic energy, are untouched;
+//      (pseudo velocities that change positions only, like Bullet's split impulse), and the
+//      potential energy a lift gives is taken from the island's kinetic energy (its velocities
+//      scaled alike) where it has that much;
 //   6. write back velocities and the contact impulses (m_appliedImpulse, lateral impulses and
 //      directions) for the next step's warm start, and record the impact events.
 //
