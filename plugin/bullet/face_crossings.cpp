@@ -110,7 +110,7 @@ std::vector<btVector3> faceCrossings(const PairGeometry& geometry, const btVecto
     const btVector3 away = side == 0 ? normal : -normal;
     const btVector3& witness = side == 0 ? pointOnA : pointOnB;
     for (int i = 0; i < polyhedron->getNumVertices(); ++i) {
-      const btVector3 world = vertexAt(*polyhedron, geometry.frame[side], i);
+      const btVector3 world = surfaceVertexAt(geometry, side, i, away);
       if (away.dot(world - witness) <= reach)
         outline[side].push_back({t1.dot(world), t2.dot(world)});
     }

@@ -61,7 +61,7 @@ void addVertexContacts(const PairGeometry& geometry, int side, double reach, con
                        const core::Vec3& normal, std::vector<PairContact>& out) {
   const btPolyhedralConvexShape* polyhedron = polyhedronOf(geometry.shape[side]);
   for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
-    const btVector3 world = vertexAt(*polyhedron, geometry.frame[side], i);
+    const btVector3 world = surfaceVertexAt(geometry, side, i, away);
     if (away.dot(world - witness) > reach) continue;
     const core::Vec3 point = toEigen(world);
     if (listedAt(out, point)) continue;
@@ -502,13 +502,15 @@ void VariationalStep::addSinkingVertices(int p, std::vector<PairContact>& contac
   const CandidatePair& pair = m_pairs[p];
   const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
   const std::vector<double>& trialGaps = vertexTrialGapsOf(p);
-  const core::Vec3 normal = -toEigen(gapNow(p).normal);  // the core's: from A into B
-  std::size_t next = 0;                                  // the vertex's place in trialGaps
+  const btVector3& awayFromB = gapNow(p).normal;
+  const core::Vec3 normal = -toEigen(awayFromB);  // the core's: from A into B
+  std::size_t next = 0;                           // the vertex's place in trialGaps
   for (int side = 0; side < 2; ++side) {
     const btPolyhedralConvexShape* polyhedron = polyhedronOf(now.shape[side]);
     for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
       if (trialGaps[next++] >= 0) continue;
-      const core::Vec3 point = toEigen(vertexAt(*polyhedron, now.frame[side], i));
+      const btVector3 away = side == 0 ? awayFromB : -awayFromB;
+      const core::Vec3 point = toEigen(surfaceVertexAt(now, side, i, away));
       if (!listedAt(contacts, point)) {
         contacts.push_back(
             {pair, point, normal, vertexFeature(side, i), std::max(0.0, vertexGap(now, side, i))});

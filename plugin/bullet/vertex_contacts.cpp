@@ -41,13 +41,24 @@ double pointGap(const PairGeometry& geometry, int side, const btVector3& point) 
          kContactTolerance;
 }
 
+double vertexMargin(const btCollisionShape& polyhedron) {
+  return polyhedron.getShapeType() == BOX_SHAPE_PROXYTYPE ? 0.0 : polyhedron.getMargin();
+}
+
+btVector3 surfaceVertexAt(const PairGeometry& geometry, int side, int vertex,
+                          const btVector3& away) {
+  const btCollisionShape& shape = *geometry.shape[side];
+  return vertexAt(*polyhedronOf(&shape), geometry.frame[side], vertex) - vertexMargin(shape) * away;
+}
+
 double vertexGap(const PairGeometry& geometry, int side, int vertex) {
+  const btCollisionShape& shape = *geometry.shape[side];
   const btCollisionShape& other = *geometry.shape[1 - side];
-  const double rounding =
-      polyhedronOf(&other) != nullptr ? (std::sqrt(3.0) - 1) * other.getMargin() : 0.0;
-  return pointGap(geometry, side,
-                  vertexAt(*polyhedronOf(geometry.shape[side]), geometry.frame[side], vertex)) -
-         rounding;
+  const double rounding = polyhedronOf(&other) != nullptr && vertexMargin(other) == 0
+                              ? (std::sqrt(3.0) - 1) * other.getMargin()
+                              : 0.0;
+  return pointGap(geometry, side, vertexAt(*polyhedronOf(&shape), geometry.frame[side], vertex)) -
+         vertexMargin(shape) - rounding;
 }
 
 }  // namespace carom

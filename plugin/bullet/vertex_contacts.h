@@ -33,11 +33,21 @@ const btPolyhedralConvexShape* polyhedronOf(const btCollisionShape* shape);
 // Vertex `vertex` of `polyhedron` at `frame`, in the world (m).
 btVector3 vertexAt(const btPolyhedralConvexShape& polyhedron, const btTransform& frame, int vertex);
 
+// How far a polyhedron's surface stands beyond its listed vertices (m): nothing for a box, whose
+// vertices are its corners with the margin included; the margin for the others, whose vertices
+// are their core's (a convex hull's points, rounded by the margin: Bullet's default is 4 cm).
+double vertexMargin(const btCollisionShape& polyhedron);
+// Vertex `vertex` of the pair's side `side` (polyhedral) where its surface faces the other shape:
+// the listed vertex moved by vertexMargin against `away` (unit, world, pointing away from the other
+// shape).
+btVector3 surfaceVertexAt(const PairGeometry& geometry, int side, int vertex,
+                          const btVector3& away);
+
 // How far vertex `vertex` of the pair's side `side` (0: A, 1: B, polyhedral) is from touching the
-// other shape (m): its distance to it less the allowance for the other's rounded corners (Bullet's
-// gap counts a polyhedron's margin as part of it, so a box's corner stands margin·(√3 − 1) off the
-// rounded surface, and two stacked boxes' corners, which touch, would otherwise seem apart), less
-// the contact tolerance. ≤ 0: touching.
+// other shape (m): its distance to it less its own vertexMargin, less the allowance for the other's
+// rounded corners where the other lists its corners (Bullet's gap counts a box's margin as part of
+// it, so a box's corner stands margin·(√3 − 1) off the rounded surface, and two stacked boxes'
+// corners, which touch, would otherwise seem apart), less the contact tolerance. ≤ 0: touching.
 double vertexGap(const PairGeometry& geometry, int side, int vertex);
 // How far a point `point` (world) on side `side`'s surface is from touching the other shape (m):
 // its distance to it less the contact tolerance.
