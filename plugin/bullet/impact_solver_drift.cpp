@@ -7,53 +7,34 @@
 #include <algorithm>
 #include <cmath>
 
+#include "carom/core/contact/separation.h"
 #include "impact_solver_island.h"
 
 namespace carom::detail {
 
 void correctDrift(Island& island, const ImpactSolverSettings& settings) {
   const double h = island.timeStep;
-  struct Row {
-    const IslandContact* contact;
-    double target;  // normal pseudo velocity to reach (m/s)
-    double impulse = 0.0;
-  };
-  std::vector<Row> rows;
+  std::vector<core::contact::Separation> rows;
   for (const IslandContact& contact : island.contacts) {
     const double excess = -contact.distance - settings.allowedPenetration;
-    if (excess > 0) rows.push_back({&contact, settings.driftCorrection * excess / h});
-  }
-  if (rows.empty()) return;
-  std::vector<core::impact::ContactBody> pseudo;
-  for (const IslandBody& body : island.bodies) {
-    core::impact::ContactBody state = body.state;
-    state.linearVelocity.setZero();
-    state.angularVelocity.setZero();
-    pseudo.push_back(state);
-  }
-  for (int sweep = 0; sweep < settings.driftIterations; ++sweep) {
-    for (Row& row : rows) {
-      const IslandContact& c = *row.contact;
-      const core::impact::Contact pair{pseudo[c.bodyA], pseudo[c.bodyB], c.point, c.normal};
-      const double un = core::impact::relativeVelocity(pair).dot(c.normal);
-      const double k = c.normal.dot(core::impact::inverseMassMatrix(pair) * c.normal);
-      const double total = std::max(row.impulse + (row.target - un) / k, 0.0);
-      const core::impact::ImpactOutcome outcome =
-          core::impact::applyImpulse(pair, (total - row.impulse) * c.normal);
-      row.impulse = total;
-      pseudo[c.bodyA].linearVelocity = outcome.linearVelocityA;
-      pseudo[c.bodyA].angularVelocity = outcome.angularVelocityA;
-      pseudo[c.bodyB].linearVelocity = outcome.linearVelocityB;
-      pseudo[c.bodyB].angularVelocity = outcome.angularVelocityB;
+    if (excess > 0) {
+      rows.push_back({contact.bodyA, contact.bodyB, contact.point, contact.normal,
+                      settings.driftCorrection * excess / h});
     }
   }
+  if (rows.empty()) return;
+  std::vector<core::impact::ContactBody> bodies;
+  for (const IslandBody& body : island.bodies)
+    bodies.push_back(body.state);
+  const std::vector<core::contact::PseudoVelocity> pseudo =
+      core::contact::separationVelocities(bodies, rows, settings.driftIterations);
   double lifted = 0.0;  // the potential energy the moves add against each body's gravity (J)
   for (std::size_t i = 0; i < island.bodies.size(); ++i) {
     btRigidBody* body = island.bodies[i].dynamic;
     if (body == nullptr) continue;
     btTransform moved;
-    btTransformUtil::integrateTransform(body->getWorldTransform(), toBt(pseudo[i].linearVelocity),
-                                        toBt(pseudo[i].angularVelocity), h, moved);
+    btTransformUtil::integrateTransform(body->getWorldTransform(), toBt(pseudo[i].linear),
+                                        toBt(pseudo[i].angular), h, moved);
     lifted -= toEigen(body->getGravity())
                   .dot(toEigen(moved.getOrigin() - body->getCenterOfMassPosition())) /
               body->getInvMass();
