@@ -279,6 +279,16 @@ class VariationalStep {
   void stopHeldContacts(const Island& island, int id);
   // Removes what an island with persistent contacts gained over the step (world_energy_guard.cpp).
   void guardIslandEnergy(const Island& island);
+  // Body `index`'s potential energy now less at `from`, less its user loads' work from there (J).
+  double loadsEnergyChange(int index, const core::BodyState& from) const;
+  double kineticEnergyOf(const Island& island) const;  // J
+  // Takes `energy` (J) from the island's kinetic energy `kinetic`, all of it where it has less:
+  // every body's momenta scaled alike, so no contact between them starts to close.
+  void takeKineticEnergy(const Island& island, double energy, double kinetic);
+  // Gap drift corrected without injecting energy (world_drift.cpp): pairs deeper than
+  // kDriftAllowance at the end of the step are pushed apart by positions only, as far as the
+  // island's kinetic energy pays for the lift.
+  void correctIslandDrift(const Island& island);
   // Stage 6.
   void writeBodies();
 

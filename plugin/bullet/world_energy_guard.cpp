@@ -23,30 +23,45 @@
 
 namespace carom {
 
-void VariationalStep::guardIslandEnergy(const Island& island) {
-  // The island's energy at its end poses less at its start, less the user's loads' work over the
-  // step: its potential part (gravity's and the loads', both linear along the path back), and its
-  // kinetic energy at the end and the start.
-  double potential = 0, kinetic = 0, kineticBefore = 0;
+double VariationalStep::loadsEnergyChange(int index, const core::BodyState& from) const {
+  const StepBody& body = m_bodies[index];
+  return core::energy(body.mass, body.state, body.load.gravity).potential -
+         core::energy(body.mass, from, body.load.gravity).potential -
+         body.load.force.dot(body.state.x - from.x) -
+         body.load.torque.dot(core::logSO3(body.state.R * from.R.transpose()));
+}
+
+double VariationalStep::kineticEnergyOf(const Island& island) const {
+  double kinetic = 0;
   for (const int index : island.bodies) {
     const StepBody& body = m_bodies[index];
-    const core::BodyState& start = m_start[index];
-    const core::Energy begin = core::energy(body.mass, start, body.load.gravity);
-    const core::Energy end = core::energy(body.mass, body.state, body.load.gravity);
-    potential += end.potential - begin.potential;
-    kinetic += end.kinetic();
-    kineticBefore += begin.kinetic();
-    // The user's constant force and torque over the step's displacement and rotation.
-    potential -= body.load.force.dot(body.state.x - start.x) +
-                 body.load.torque.dot(core::logSO3(body.state.R * start.R.transpose()));
+    kinetic += core::energy(body.mass, body.state, body.load.gravity).kinetic();
   }
-  const double excess = potential + kinetic - kineticBefore;
-  if (!(excess > 0)) return;
-  const double scale = kinetic > excess ? std::sqrt((kinetic - excess) / kinetic) : 0.0;
+  return kinetic;
+}
+
+void VariationalStep::takeKineticEnergy(const Island& island, double energy, double kinetic) {
+  const double scale = kinetic > energy ? std::sqrt((kinetic - energy) / kinetic) : 0.0;
   for (const int index : island.bodies) {
     m_bodies[index].state.gamma *= scale;
     m_bodies[index].state.Pi *= scale;
   }
+}
+
+void VariationalStep::guardIslandEnergy(const Island& island) {
+  // The island's energy at its end poses less at its start, less the user's loads' work over the
+  // step: its potential part (gravity's and the loads', both linear along the path back), and its
+  // kinetic energy at the end and the start.
+  double potential = 0, kineticBefore = 0;
+  for (const int index : island.bodies) {
+    const StepBody& body = m_bodies[index];
+    potential += loadsEnergyChange(index, m_start[index]);
+    kineticBefore += core::energy(body.mass, m_start[index], body.load.gravity).kinetic();
+  }
+  const double kinetic = kineticEnergyOf(island);
+  const double excess = potential + kinetic - kineticBefore;
+  if (!(excess > 0)) return;
+  takeKineticEnergy(island, excess, kinetic);
   m_diagnostics.energyRemoved += excess;
   if (kinetic >= excess) return;
   // At rest now, the island's energy at the fraction s of the path back is

@@ -274,8 +274,10 @@ void VariationalStep::applyPersistentEnd(const std::vector<Island>& islands) {
   m_world.m_warmStart.clear();
   for (const HeldContact& held : m_held)
     m_world.m_warmStart[held.key()] = toBt(held.contact.impulse);
-  for (std::size_t id = 0; id < islands.size(); ++id)
+  for (std::size_t id = 0; id < islands.size(); ++id) {
     stopHeldContacts(islands[id], static_cast<int>(id));
+    correctIslandDrift(islands[id]);
+  }
 }
 
 // The second half of the held contacts' impulses, as an LCP at the end of the step: at the

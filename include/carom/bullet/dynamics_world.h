@@ -34,10 +34,12 @@ struct StepDiagnostics {
   // the island ends the step at rest, by moving its bodies back along their paths over the step.
   // Zero for sliding and rolling bodies; round-off for bodies at rest.
   double energyRemoved = 0;
+  // Islands whose overlaps deeper than 10 µm at the end of the step were pushed apart by their
+  // positions, the lift's potential energy taken from their kinetic energy (world_drift.cpp).
+  int driftCorrections = 0;
   // True when a body reached solver.maxEventsPerStep events in the step before it had finished:
-  // the pair of its next event was then held as a persistent contact for the rest of the step, the
-  // other pairs' events resolved as before (a Zeno guard; the step never hangs). `message` says
-  // where.
+  // every pair of it was then held as a persistent contact whatever its speed, the other pairs'
+  // events resolved as before (a Zeno guard; the step never hangs). `message` says where.
   bool eventLimitReached = false;
   std::string message;
 };
