@@ -134,9 +134,11 @@ class RandomScene {
 };
 
 // 40 scenes of 12 bodies, 300 steps each (5 s). The deepest overlap of all is 1.4 mm (measured).
-// Before a quiet pair counted again once it had sunk kQuietDepth deeper, 7 of these scenes went
-// past 5 mm, the worst to 5.2 cm (measured). Stock Bullet and lcp mode sink bodies 20 to 57 cm deep
-// in scenes like these: a box struck down at 7.8 m/s has no continuous collision there.
+// It was 2.5 mm where the Zeno guard held only its next event's pair, not every pair of the body
+// that had had its events, and 7 of these scenes went past 5 mm, the worst to 5.2 cm, where a
+// quiet pair was left alone for the rest of the step (measured). Stock Bullet and lcp mode sink
+// bodies 20 to 57 cm deep in scenes like these: a box struck down at 7.8 m/s has no continuous
+// collision there.
 TEST(RandomScenes, NoSceneGainsEnergyOrLeavesABodySunkIntoAnother) {
   constexpr int kScenes = 40, kBodies = 12, kSteps = 300;
   double worstOverlap = 0, worstGain = 0;
@@ -151,7 +153,7 @@ TEST(RandomScenes, NoSceneGainsEnergyOrLeavesABodySunkIntoAnother) {
     }
     const double gain = (highest - e0) / std::abs(e0);
     EXPECT_LE(gain, 1e-12) << "scene " << seed;
-    EXPECT_GE(deepest, -5e-3) << "scene " << seed;
+    EXPECT_GE(deepest, -2e-3) << "scene " << seed;
     worstGain = std::max(worstGain, gain);
     worstOverlap = std::min(worstOverlap, deepest);
   }
