@@ -3,12 +3,16 @@
 // resting islands and of contact patches, stepped at 60 Hz.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <functional>
 
 #include "bullet/world_scene.h"
 #include "carom/bullet/gap.h"
 
 namespace carom::test {
+
+inline constexpr double kContactTolerance = 1e-6;  // the variational step's (m)
 
 struct BodyOnSupport {
   using World = Scene<DynamicsWorld>;
@@ -38,6 +42,20 @@ struct BodyOnSupport {
   const StepDiagnostics& step() {
     scene.world().stepSimulation(kStep, 1, kStep);
     return scene.world().getLastStepDiagnostics();
+  }
+  // `steps` steps lying still: no impact, never deeper than the contact tolerance. Its failures
+  // are fatal to it alone: call it inside ASSERT_NO_FATAL_FAILURE.
+  void liesStill(int steps) {
+    for (int i = 0; i < steps; ++i) {
+      ASSERT_EQ(step().impacts, 0) << "step " << i;
+      ASSERT_GE(gap(), -kContactTolerance) << "step " << i;
+    }
+  }
+  // At rest where it started, at `at`: within 1e-5 m of it, its velocities 1e-9 or less.
+  void expectAtRestAt(const btVector3& at) const {
+    EXPECT_LT((body->getCenterOfMassPosition() - at).length(), 1e-5);
+    EXPECT_LT(body->getLinearVelocity().length(), 1e-9);
+    EXPECT_LT(body->getAngularVelocity().length(), 1e-9);
   }
 };
 

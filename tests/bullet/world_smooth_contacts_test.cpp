@@ -18,7 +18,7 @@
 namespace carom {
 namespace {
 
-constexpr double kTolerance = 1e-6;  // the variational step's contact tolerance (m)
+constexpr double kTolerance = test::kContactTolerance;
 
 using OnSupport = test::BodyOnSupport;
 using Scene = OnSupport::World;
@@ -52,16 +52,10 @@ TEST(SmoothContacts, CylindersCapsulesAndConesLieStill) {
     SCOPED_TRACE(lying.name);
     const btVector3 at(0, lying.height + kTolerance, 0);
     OnSupport body(lying.shape(), btTransform(lying.orientation, at));
-    btQuaternion settled;
-    for (int i = 0; i < 600; ++i) {
-      const StepDiagnostics& step = body.step();
-      ASSERT_EQ(step.impacts, 0) << "step " << i;
-      ASSERT_GE(body.gap(), -kTolerance) << "step " << i;
-      if (i == 299) settled = body.body->getWorldTransform().getRotation();
-    }
-    EXPECT_LT((body.body->getCenterOfMassPosition() - at).length(), 1e-5);
-    EXPECT_LT(body.body->getLinearVelocity().length(), 1e-9);
-    EXPECT_LT(body.body->getAngularVelocity().length(), 1e-9);
+    ASSERT_NO_FATAL_FAILURE(body.liesStill(300));
+    const btQuaternion settled = body.body->getWorldTransform().getRotation();
+    ASSERT_NO_FATAL_FAILURE(body.liesStill(300));
+    body.expectAtRestAt(at);
     // Landing from a contact tolerance up, it tilts by no more than that over its size, and then
     // not at all.
     const btQuaternion turned = body.body->getWorldTransform().getRotation();
@@ -107,11 +101,7 @@ TEST(SmoothContacts, APlankRestsAcrossALog) {
                         btQuaternion(btVector3(1, 0, 0), SIMD_HALF_PI), btVector3(0, 0.3, 0)));
                     return log;
                   });
-  for (int i = 0; i < 600; ++i) {
-    const StepDiagnostics& step = plank.step();
-    ASSERT_EQ(step.impacts, 0) << "step " << i;
-    ASSERT_GE(plank.gap(), -kTolerance) << "step " << i;
-  }
+  ASSERT_NO_FATAL_FAILURE(plank.liesStill(600));
   EXPECT_NEAR(plank.body->getCenterOfMassPosition().y(), 0.53, 1e-5);
   EXPECT_LT(plank.body->getWorldTransform().getRotation().angle(btQuaternion::getIdentity()), 1e-3);
 }
@@ -187,14 +177,8 @@ TEST(CompoundContacts, ACompoundLyingOnTwoChildrenLiesStill) {
     SCOPED_TRACE(name);
     const btVector3 at(0, 0.1 + kTolerance, 0);
     OnSupport body(compound, btTransform(btQuaternion::getIdentity(), at));
-    for (int i = 0; i < 600; ++i) {
-      const StepDiagnostics& step = body.step();
-      ASSERT_EQ(step.impacts, 0) << "step " << i;
-      ASSERT_GE(body.gap(), -kTolerance) << "step " << i;
-    }
-    EXPECT_LT((body.body->getCenterOfMassPosition() - at).length(), 1e-5);
-    EXPECT_LT(body.body->getLinearVelocity().length(), 1e-9);
-    EXPECT_LT(body.body->getAngularVelocity().length(), 1e-9);
+    ASSERT_NO_FATAL_FAILURE(body.liesStill(600));
+    body.expectAtRestAt(at);
   }
 }
 
