@@ -9,6 +9,7 @@
 // does. What a lift gives in potential energy is taken from the island's kinetic energy, and an
 // island that has not that much is pushed only as far as it pays: one at rest keeps its overlap.
 #include <algorithm>
+#include <utility>
 
 #include "bt_eigen.h"
 #include "carom/core/contact/separation.h"
@@ -31,19 +32,22 @@ constexpr int kDriftSweeps = 10;
 
 void VariationalStep::correctIslandDrift(const Island& island) {
   using detail::toEigen;
-  std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island);
-  std::vector<core::contact::Separation> rows;
+  std::vector<std::pair<int, Gap>> deep;  // pairs overlapping beyond the allowance, and their gaps
   for (const int p : island.pairs) {
     if (!mayTouch(p)) continue;  // apart all step (its trial poses never closed)
     const CandidatePair& pair = m_pairs[p];
     const Gap g = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
-    const double excess = -g.distance - kDriftAllowance;
-    if (!(excess > 0)) continue;
+    if (-g.distance > kDriftAllowance) deep.emplace_back(p, g);
+  }
+  if (deep.empty()) return;  // the bodies' LCP terms are built only where something is pushed
+  std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island);
+  std::vector<core::contact::Separation> rows;
+  for (const auto& [p, g] : deep) {
+    const CandidatePair& pair = m_pairs[p];
     rows.push_back({lcpIndexOf(pair.bodyA, pair.a, bodies), lcpIndexOf(pair.bodyB, pair.b, bodies),
                     toEigen(0.5 * (g.pointOnA + g.pointOnB)), -toEigen(g.normal),
-                    kDriftCorrection * excess / m_timeStep});
+                    kDriftCorrection * (-g.distance - kDriftAllowance) / m_timeStep});
   }
-  if (rows.empty()) return;
   const std::vector<core::contact::PseudoVelocity> push =
       core::contact::separationVelocities(bodies, rows, kDriftSweeps);
   std::vector<core::BodyState> before;
