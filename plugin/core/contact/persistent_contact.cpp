@@ -117,6 +117,16 @@ Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& lambda0, doub
   return {pn, next(0), next(1)};
 }
 
+// The nearest impulse to λ (contact frame) with λ_n ≥ 0 and ‖λ_t‖ ≤ μ λ_n, the tangent scaled
+// onto the disk.
+Vec3 onFrictionCone(const Vec3& lambda, double mu) {
+  const double pn = std::max(0.0, lambda(0));
+  Eigen::Vector2d pt = lambda.tail<2>();
+  const double radius = mu * pn;
+  if (pt.norm() > radius) pt *= radius / pt.norm();
+  return {pn, pt(0), pt(1)};
+}
+
 // The contact-frame relative velocity u = v_B + ω_B × r_B − (v_A + ω_A × r_A) of velocities
 // v, ω indexed like the bodies (the world's are zero).
 Vec3 relativeVelocityOf(const std::vector<Vec3>& v, const std::vector<Vec3>& w,
@@ -212,6 +222,72 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // The largest change per sweep when it last fell by 1 %, and that sweep (settings.stallSweeps).
   double progressTo = std::numeric_limits<double>::infinity();
   int progressAt = 0;
+  // Nonsmooth nonlinear conjugate gradient (NNCG; Silcowitz, Niebe & Erleben 2010): after a sweep
+  // the impulses move on along the conjugate direction p, p ← Δλ + βp with β = ‖Δλ‖² / ‖Δλ_prev‖²
+  // (Fletcher–Reeves) of the sweeps' changes Δλ, restarted (p = 0) when a sweep changed more than
+  // the one before. Where loads must travel down a stack, Gauss–Seidel moves them a layer per sweep
+  // and its change per sweep stagnates: a cold ten-level pyramid of boxes took 50 724 sweeps in its
+  // first 12 steps, 13 of its solves stalled; with the momentum its first 60 steps take 7 651, none
+  // stalled (measured, variational mode). The move is projected onto the friction cones, and
+  // undone (and p restarted) where it would raise the kinetic energy. The convergence test measures
+  // the sweep alone, after the move: its fixed points are the LCP's solutions.
+  std::vector<Vec3> step(contacts.size(), Vec3::Zero());       // Δλ of the sweep
+  std::vector<Vec3> direction(contacts.size(), Vec3::Zero());  // p
+  std::vector<std::size_t> stepped, directed;  // the contacts with Δλ ≠ 0, with p ≠ 0
+  std::vector<bool> isDirected(contacts.size(), false);
+  double lastStepNorm = 0.0;
+  const auto moveOn = [&] {
+    double stepNorm = 0.0;
+    for (const std::size_t i : stepped)
+      stepNorm += step[i].squaredNorm();
+    const double beta = lastStepNorm > 0.0 ? stepNorm / lastStepNorm : 0.0;
+    lastStepNorm = stepNorm;
+    bool restart = !(beta <= 1.0);
+    if (!restart && beta > 0.0) {
+      std::vector<Vec3> moves, uBefore;
+      for (const std::size_t i : directed) {
+        moves.push_back(onFrictionCone(lambda[i] + beta * direction[i], contacts[i].friction) -
+                        lambda[i]);
+        uBefore.push_back(relativeVelocityOf(v, w, sweep[i]));
+      }
+      for (std::size_t k = 0; k < directed.size(); ++k)
+        applyImpulse(sweep[directed[k]], moves[k]);
+      double energyChange = 0.0;  // Σ Δλ·ū, ū the mean of the relative velocities before and after
+      for (std::size_t k = 0; k < directed.size(); ++k) {
+        const Vec3 mean = 0.5 * (uBefore[k] + relativeVelocityOf(v, w, sweep[directed[k]]));
+        energyChange += moves[k].dot(mean);
+      }
+      restart = energyChange > 0.0;
+      for (std::size_t k = 0; k < directed.size(); ++k) {
+        const std::size_t i = directed[k];
+        if (restart) {
+          applyImpulse(sweep[i], -moves[k]);
+        } else if (moves[k] != Vec3::Zero()) {
+          lambda[i] += moves[k];
+          changed[i] = true;
+          fresh[i] = false;
+        }
+      }
+    }
+    for (const std::size_t i : directed) {
+      direction[i] = restart ? Vec3::Zero() : (beta * direction[i]).eval();
+      isDirected[i] = false;
+    }
+    if (restart) directed.clear();
+    for (const std::size_t i : stepped) {
+      if (!restart) {
+        direction[i] += step[i];
+        if (!isDirected[i]) directed.push_back(i);
+      }
+      step[i] = Vec3::Zero();
+    }
+    stepped.clear();
+    directed.erase(std::remove_if(directed.begin(), directed.end(),
+                                  [&](std::size_t i) { return direction[i] == Vec3::Zero(); }),
+                   directed.end());
+    for (const std::size_t i : directed)
+      isDirected[i] = true;
+  };
   for (int iteration = 1; iteration <= settings.maxIterations; ++iteration) {
     report.iterations = iteration;
     // Tested after the first sweep (a warm start from the solution stops there) and every fourth:
@@ -233,6 +309,10 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       const Vec3 change = next - lambda[i];
       changed[i] = changed[i] || change != Vec3::Zero();
       lambda[i] = next;
+      if (settings.momentum && change != Vec3::Zero()) {
+        step[i] = change;
+        stepped.push_back(i);
+      }
       // The local solve is one staggered step (normal, then friction), not the solution of the
       // contact's own problem: it is fresh only once a solve no longer moves it.
       fresh[i] = applyImpulse(s, change) <= settings.tolerance;
@@ -243,7 +323,10 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       report.status = PersistentContactStatus::kConverged;
       break;
     }
-    if (!test) continue;
+    if (!test) {
+      if (settings.momentum) moveOn();
+      continue;
+    }
     // Also converged when no contact's relative velocity changed by more than the tolerance over
     // the whole sweep: where contacts are redundant the impulses shift among them, each shift
     // moving its own contact, long after the motion has settled.
@@ -277,6 +360,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       report.message = message.str();
       break;
     }
+    if (settings.momentum) moveOn();
   }
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     if (changed[i]) contacts[i].impulse = sweep[i].frame * lambda[i];  // else exactly the start

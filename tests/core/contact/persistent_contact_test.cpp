@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 #include "carom/error.h"
@@ -234,6 +235,69 @@ TEST(PersistentContact, ADisturbanceIsSolvedWhereItIsAndTheRestKeepsItsWarmStart
   for (std::size_t i = 28; i < 32; ++i)
     extra += (contacts[i].impulse - solved[i].impulse).z();
   EXPECT_NEAR(extra, 2.0 * 0.1, 1e-9);
+}
+
+// A cold tower of five unit boxes on the ground, each falling at g h into the contacts at its four
+// bottom corners, μ = 0.5: at the solution every box is at rest and each layer of corners carries
+// the weight above it. Gauss–Seidel passes a load one layer down per sweep, and on the redundant
+// corners its friction cycles and its change per sweep crawls; the conjugate momentum carries the
+// loads on.
+struct Tower {
+  static constexpr int kLevels = 5;
+  std::vector<ContactBody> bodies;
+  std::vector<PersistentContact> contacts;
+  Tower() {
+    for (int level = 0; level < kLevels; ++level) {
+      ContactBody box;
+      box.inverseMass = 1.0;
+      box.inverseInertiaWorld = Mat3::Identity() * 6.0;  // a unit cube of unit mass
+      box.centerOfMass = Vec3(0, 0, 0.5 + level);
+      box.linearVelocity = Vec3(0, 0, -kG * kH);
+      bodies.push_back(box);
+      for (double sx : {-0.5, 0.5}) {
+        for (double sy : {-0.5, 0.5}) {
+          PersistentContact c;
+          c.bodyA = level == 0 ? kWorld : level - 1;
+          c.bodyB = level;
+          c.point = Vec3(sx, sy, level);
+          c.friction = 0.5;
+          contacts.push_back(c);
+        }
+      }
+    }
+  }
+};
+
+TEST(PersistentContact, MomentumCarriesTheLoadsDownAStackInFewerSweeps) {
+  PersistentContactSettings plain;
+  plain.maxIterations = 20000;
+  plain.momentum = false;
+  PersistentContactSettings momentum = plain;
+  momentum.momentum = true;
+  Tower withMomentum, without;
+  const PersistentContactReport fast =
+      solvePersistentContacts(withMomentum.bodies, withMomentum.contacts, momentum);
+  const PersistentContactReport slow =
+      solvePersistentContacts(without.bodies, without.contacts, plain);
+  std::printf("cold tower of %d boxes: %d sweeps with momentum, %d without\n", Tower::kLevels,
+              fast.iterations, slow.iterations);
+  // Measured: 1620 and 5096 sweeps to the 1e-12 m/s tolerance (with ten boxes, 11 228 sweeps, and
+  // no convergence without it in 20 000).
+  ASSERT_TRUE(fast.ok()) << fast.message;
+  ASSERT_TRUE(slow.ok()) << slow.message;
+  EXPECT_LT(2 * fast.iterations, slow.iterations);
+  EXPECT_LE(fast.energyChange, 0.0);
+  EXPECT_LE(fast.penetrationRate, 1e-8);
+  for (int level = 0; level < Tower::kLevels; ++level) {
+    const ContactBody& box = withMomentum.bodies[level];
+    EXPECT_LE(box.linearVelocity.norm(), 1e-8) << level;
+    EXPECT_LE(box.angularVelocity.norm(), 1e-8) << level;
+    Vec3 carried = Vec3::Zero();  // by the corners under this box
+    for (int corner = 0; corner < 4; ++corner)
+      carried += withMomentum.contacts[4 * level + corner].impulse;
+    EXPECT_NEAR(carried.z(), (Tower::kLevels - level) * kG * kH, 1e-8) << level;
+    EXPECT_NEAR(carried.head<2>().norm(), 0.0, 1e-8) << level;
+  }
 }
 
 TEST(PersistentContact, ReportsTheSweepCap) {
