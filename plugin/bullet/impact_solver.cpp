@@ -36,6 +36,11 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
   if (numConstraints > 0)
     throw Error("ImpactSolver: btTypedConstraint (joints) are not supported in lcp mode; " +
                 std::to_string(numConstraints) + " constraint(s) in this island");
+  if (info.m_numIterations < 1)
+    throw Error(
+        "ImpactSolver: btContactSolverInfo::m_numIterations must be >= 1 (the contact "
+        "LCP's sweeps per step), got " +
+        std::to_string(info.m_numIterations));
   const auto materialOf = [this](const btCollisionObject* a, const btCollisionObject* b,
                                  const btManifoldPoint& point) {
     const auto named = [this](const btCollisionObject* object) {
@@ -66,7 +71,7 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
   detail::applyForces(island, 0.5);
   std::vector<ImpactEvent> impacts = detail::resolveImpacts(island, config_, settings_);
   detail::applyForces(island, 0.5);
-  detail::solveContacts(island);
+  detail::solveContacts(island, info.m_numIterations);
   detail::correctDrift(island, settings_);
   detail::writeBack(island);
   for (ImpactEvent& event : impacts) {

@@ -110,7 +110,7 @@ void applyForces(Island& island, double fraction) {
   }
 }
 
-core::contact::PersistentContactReport solveContacts(Island& island) {
+core::contact::PersistentContactReport solveContacts(Island& island, int sweeps) {
   std::vector<core::impact::ContactBody> states;
   states.reserve(island.bodies.size());
   for (const IslandBody& body : island.bodies)
@@ -130,7 +130,9 @@ core::contact::PersistentContactReport solveContacts(Island& island) {
   }
   core::contact::PersistentContactReport report;
   if (closing.empty()) return report;
-  report = core::contact::solvePersistentContacts(states, closing);
+  core::contact::PersistentContactSettings settings;
+  settings.maxIterations = sweeps;
+  report = core::contact::solvePersistentContacts(states, closing, settings);
   for (std::size_t i = 0; i < island.bodies.size(); ++i)
     island.bodies[i].state = states[i];
   for (std::size_t i = 0; i < closing.size(); ++i)

@@ -64,8 +64,9 @@ void applyForces(Island& island, double fraction);
 std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
                                         const ImpactSolverSettings& settings);
 
-// Stage 4: the persistent contacts (those closing within the step) by core::contact.
-core::contact::PersistentContactReport solveContacts(Island& island);
+// Stage 4: the persistent contacts (those closing within the step) by core::contact, in at most
+// `sweeps` sweeps.
+core::contact::PersistentContactReport solveContacts(Island& island, int sweeps);
 
 // Stage 5: moves penetrating bodies apart, and takes the potential energy a lift gives from the
 // island's kinetic energy.

@@ -290,6 +290,38 @@ TEST(ImpactSolver, StackOfThreeBoxesStands) {
   }
 }
 
+// The contact LCP takes at most Bullet's solver iterations in sweeps, as stock Bullet's solver:
+// a cold stack of four boxes is not held after one sweep, and is after many.
+TEST(ImpactSolver, ContactSweepsFollowBulletsSolverIterations) {
+  const auto largestSpeedAfterOneStep = [](int iterations) {
+    ImpactSolver solver;
+    Scene scene(&solver);
+    scene.world().getSolverInfo().m_numIterations = iterations;
+    std::vector<btRigidBody*> boxes;
+    for (int i = 0; i < 4; ++i)
+      boxes.push_back(scene.box(btVector3(0.5, 0.5, 0.5), btVector3(0, 0.5 + i, 0)));
+    scene.step(1.0 / 60.0);
+    double largest = 0;
+    for (const btRigidBody* box : boxes)
+      largest = std::max(largest, static_cast<double>(box->getLinearVelocity().length()));
+    return largest;
+  };
+  const double one = largestSpeedAfterOneStep(1), many = largestSpeedAfterOneStep(1000);
+  std::printf("stack of four, first step: largest speed %.3e m/s after 1 sweep, %.3e after 1000\n",
+              one, many);
+  EXPECT_GT(one, 1e-2);
+  EXPECT_LT(many, 1e-8);
+}
+
+TEST(ImpactSolver, RefusesNoSweepsBeforeChangingAnything) {
+  ImpactSolver solver;
+  Scene scene(&solver);
+  btRigidBody* box = scene.box(btVector3(0.5, 0.5, 0.5), btVector3(0, 0.5, 0));
+  scene.world().getSolverInfo().m_numIterations = 0;
+  test::expectErrorNaming([&] { scene.step(1.0 / 60.0); }, "m_numIterations");
+  EXPECT_EQ(box->getLinearVelocity(), btVector3(0, 0, 0));
+}
+
 TEST(ImpactSolver, RefusesJointsBeforeChangingAnything) {
   ImpactSolver solver;
   Scene scene(&solver);

@@ -18,7 +18,12 @@
 //      post-kick velocities; one per group of touching bodies goes to its material pair's law
 //      (core::impact::applyLaw), several to the simultaneous model of Config::solver.simultaneous
 //      (core::routh, with the contacts' restitution);
-//   4. contacts: core::contact::solvePersistentContacts over the closing contacts;
+//   4. contacts: core::contact::solvePersistentContacts over the closing contacts, in at most
+//      btContactSolverInfo::m_numIterations sweeps (Bullet's solver iterations, 10 by default;
+//      set as for stock Bullet, by world.getSolverInfo().m_numIterations), fewer where they
+//      converge. Warm-started from the manifold, a stack needs no more: a ten-level pyramid of
+//      boxes creeps as far in 600 steps with 10 sweeps as with 200 (4.0 and 4.9 mm, stock Bullet
+//      19 mm), at a tenth of the time (measured);
 //   5. drift: penetration deeper than `allowedPenetration` is removed by moving the bodies
 //      (pseudo velocities that change positions only, like Bullet's split impulse), and the
 //      potential energy a lift gives is taken from the island's kinetic energy (its velocities
@@ -26,7 +31,8 @@
 //   6. write back velocities and the contact impulses (m_appliedImpulse, lateral impulses and
 //      directions) for the next step's warm start, and record the impact events.
 //
-// Joints (btTypedConstraint) are refused: solveGroup throws carom::Error before changing anything.
+// Joints (btTypedConstraint) are refused, and so is m_numIterations < 1: solveGroup throws
+// carom::Error before changing anything.
 #pragma once
 
 #include <btBulletDynamicsCommon.h>
