@@ -96,11 +96,25 @@ StepDiagnostics VariationalStep::run() {
   for (int body = 0; body < bodyCount; ++body) {  // a body in no pair flies free
     if (m_slot[body] < 0) m_bodies[body].state = m_trial[body];
   }
+  m_startOfStep = {islands, m_pairs, m_tracks, m_pairsOf, m_searched, m_trial};
   for (std::size_t id = 0; id < islands.size(); ++id)
-    runIsland(islands[id], static_cast<int>(id));
+    runAndCount(islands, static_cast<int>(id));
+  rerunLinkedIslands(islands);
   applyPersistentEnd(islands);
   writeBodies();
+  for (const auto& [island, event] : m_events)
+    m_world.recordImpact(event);
   return m_diagnostics;
+}
+
+void VariationalStep::runAndCount(std::vector<Island>& islands, int id) {
+  const StepDiagnostics before = m_diagnostics;
+  m_running = id;
+  runIsland(islands[id], id);
+  m_countsOf.resize(islands.size());
+  m_countsOf[id] = {m_diagnostics.impacts - before.impacts,
+                    m_diagnostics.persistentContacts - before.persistentContacts,
+                    m_diagnostics.restingIslands - before.restingIslands};
 }
 
 void VariationalStep::runIsland(Island& island, int id) {

@@ -147,8 +147,34 @@ class VariationalStep {
     }
   };
 
+  // What an island's run changes outside its own held contacts, kept so that the run can be
+  // discarded (world_island_rerun.cpp).
+  struct StartOfStep {
+    std::vector<Island> islands;  // as findIslands made them, before any body joined one
+    std::vector<CandidatePair> pairs;
+    std::vector<PairTrack> tracks;
+    std::vector<std::vector<int>> pairsOf;
+    std::vector<std::pair<btVector3, btVector3>> searched;
+    std::vector<core::BodyState> trial;
+  };
+  // What an island's run added to the step's diagnostics.
+  struct IslandCounts {
+    int impacts = 0, persistentContacts = 0, restingIslands = 0;
+  };
+
   // Stage 1: the active dynamic bodies as core states.
   void readBodies();
+  // Stages 4 and 5 for island `id`, its impact events and diagnostics kept apart as its own.
+  void runAndCount(std::vector<Island>& islands, int id);
+  // Islands joined within the step (world_island_rerun.cpp): a body struck in one island can reach
+  // a body of another before the step ends, which that island's run, on its own time, did not
+  // see. Such islands (m_links) are run again from the start of the step as one island, until no
+  // run reaches another island's body.
+  void rerunLinkedIslands(std::vector<Island>& islands);
+  // Takes back island `id`'s run: its bodies (and the free fliers it took in) as at the start of
+  // the step, its pairs as findCandidatePairs left them, its held contacts, events and counts
+  // dropped. Returns its bodies and pairs at the start of the step.
+  Island discardRun(std::vector<Island>& islands, int id);
   // The trial poses, over `remaining`, of the island's bodies struck or held since theirs was
   // flowed (m_stale); an untouched body's trial still holds.
   // Returns those bodies.
@@ -336,6 +362,14 @@ class VariationalStep {
   int m_nextPair = -1;          // the pair of the island's earliest impact (earliestImpact)
   std::vector<int> m_eventsOf;  // per step body: the step's events its pairs have had
   StepDiagnostics m_diagnostics;
+  StartOfStep m_startOfStep;
+  // Islands whose runs reached each other's bodies within the step (findNewPartners).
+  std::vector<std::pair<int, int>> m_links;
+  int m_running = -1;  // the island being run
+  // The step's impact events, with the island that resolved them, recorded to the world once the
+  // step is done: an island run again drops the events of its first run.
+  std::vector<std::pair<int, ImpactEvent>> m_events;
+  std::vector<IslandCounts> m_countsOf;  // per island
 };
 
 }  // namespace carom

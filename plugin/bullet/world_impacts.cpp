@@ -146,7 +146,7 @@ void VariationalStep::resolveOne(const PairContact& contact, const core::impact:
   event.normalVelocityBefore = c.normal.dot(core::impact::relativeVelocity(c));
   event.normalVelocityAfter = c.normal.dot(core::impact::relativeVelocity(after));
   event.energyChange = outcome.energyChange;
-  m_world.recordImpact(event);
+  m_events.emplace_back(m_running, event);
 }
 
 void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contacts,
@@ -240,7 +240,7 @@ void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contac
     event.normalVelocityBefore = Jn.row(i).dot(vMinus);
     event.normalVelocityAfter = Jn.row(i).dot(result.v);
     event.energyChange = energyChange;
-    m_world.recordImpact(event);
+    m_events.emplace_back(m_running, event);
   }
 }
 

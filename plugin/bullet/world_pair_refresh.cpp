@@ -4,7 +4,8 @@
 // an impact the struck bodies' AABBs, swept from now to their new trial poses, are tested against
 // the broadphase: a partner that is fixed or in the same island gets a pair at once, a body that
 // flies free joins the island (brought to the island's instant along its free flight). A body of
-// another island keeps to its own time; that pair waits for the next step. A body whose swept AABB
+// another island keeps to its own time: the two islands are linked, and run again from the start
+// of the step as one (world_island_rerun.cpp). A body whose swept AABB
 // lies inside the box last searched for it (m_searched) has no partner it had not met there.
 #include <BulletCollision/BroadphaseCollision/btBroadphaseInterface.h>
 #include <BulletCollision/NarrowPhaseCollision/btPersistentManifold.h>
@@ -82,7 +83,10 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
       });
       if (paired) continue;
       if (partner != kFixed && m_islandOf[partner] != id) {
-        if (m_islandOf[partner] >= 0) continue;  // another island's: the next step's
+        if (m_islandOf[partner] >= 0) {  // another island's, on its own time: both run again
+          m_links.emplace_back(id, m_islandOf[partner]);
+          continue;
+        }
         // Free flight so far: at the island's instant now, and one of its bodies from here.
         m_bodies[partner].state = flowBody(partner, m_start[partner], elapsed);
         m_islandOf[partner] = id;

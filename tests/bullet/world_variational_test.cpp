@@ -156,6 +156,34 @@ TEST(DynamicsWorldVariational, ImpactBringsAFreeBodyIntoItsIsland) {
   EXPECT_NEAR(other->getCenterOfMassPosition().y(), 0.4 + 20 * (kH - 0.0075), 1e-9);
 }
 
+// A ball at 20 m/s strikes a ball 1 cm ahead, which flies on towards a pair of balls 28 cm further,
+// touching (0.5 mm apart): beyond the first ball's AABB swept over the step, so the pair is an
+// island of its own, which runs on its own time. The struck ball reaches it within the step; the
+// two islands are run again from the start of the step as one, and the exchanges happen at their
+// instants. Run apart, the struck ball met the pair only at the next step, 16 cm deep in it.
+TEST(DynamicsWorldVariational, ImpactJoinsTheIslandOfABodyItReachesWithinTheStep) {
+  test::Scene<DynamicsWorld> scene(variational());
+  scene.world().setGravity(btVector3(0, 0, 0));
+  std::vector<btRigidBody*> balls;
+  for (const double x : {0.0, 0.21, 0.69, 0.8905}) {
+    balls.push_back(scene.add(new btSphereShape(0.1), 1.0, btVector3(x, 0, 0),
+                              btVector3(x == 0.0 ? 20 : 0, 0, 0)));
+    scene.world().setMaterial(balls.back(), "test");
+  }
+  scene.world().stepSimulation(kH, 1, kH);
+  EXPECT_EQ(scene.world().getLastStepDiagnostics().islandsJoined, 1);
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_NEAR(events[0].time, 0.01 / 20, 1e-9);
+  EXPECT_NEAR(events[1].time, (0.01 + 0.28) / 20, 1e-9);
+  EXPECT_NEAR(events[2].time, (0.01 + 0.28 + 0.0005) / 20, 1e-9);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_NEAR(balls[i]->getLinearVelocity().x(), i == 3 ? 20.0 : 0.0, 1e-9) << i;
+  // The third ball moved 0.5 mm onto the fourth; the fourth left at the third exchange.
+  EXPECT_NEAR(balls[2]->getCenterOfMassPosition().x(), 0.6905, 1e-9);
+  EXPECT_NEAR(balls[3]->getCenterOfMassPosition().x(), 0.8905 + 20 * kH - 0.2905, 1e-9);
+}
+
 // The lowest corner of a box with these half extents, over the ground (m).
 double lowestCorner(const btRigidBody& box, const btVector3& half) {
   double lowest = std::numeric_limits<double>::infinity();

@@ -37,6 +37,10 @@ struct StepDiagnostics {
   // Islands whose overlaps deeper than 10 µm at the end of the step were pushed apart by their
   // positions, the lift's potential energy taken from their kinetic energy (world_drift.cpp).
   int driftCorrections = 0;
+  // Islands joined within the step: a struck body of one reached a body of another before the end
+  // of the step, and the two were run again from its start as one (world_island_rerun.cpp). The
+  // number of such reruns.
+  int islandsJoined = 0;
   // True when a body reached solver.maxEventsPerStep events in the step before it had finished:
   // every pair of it was then held as a persistent contact whatever its speed, the other pairs'
   // events resolved as before (a Zeno guard; the step never hangs). `message` says where.
