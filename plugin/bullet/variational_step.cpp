@@ -102,6 +102,9 @@ StepDiagnostics VariationalStep::run() {
   rerunLinkedIslands(islands);
   applyPersistentEnd(islands);
   writeBodies();
+  // In the order they happened: the islands ran one after the other.
+  std::stable_sort(m_events.begin(), m_events.end(),
+                   [](const auto& a, const auto& b) { return a.second.time < b.second.time; });
   for (const auto& [island, event] : m_events)
     m_world.recordImpact(event);
   return m_diagnostics;

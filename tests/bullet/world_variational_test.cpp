@@ -184,6 +184,30 @@ TEST(DynamicsWorldVariational, ImpactJoinsTheIslandOfABodyItReachesWithinTheStep
   EXPECT_NEAR(balls[3]->getCenterOfMassPosition().x(), 0.8905 + 20 * kH - 0.2905, 1e-9);
 }
 
+// Islands run one after the other, each through its own step; their impacts reach the events list
+// and the callback in the order they happened. Two balls far apart fall onto the ground, one
+// striking it 2 ms into the step and the other 5 ms, added in both orders.
+TEST(DynamicsWorldVariational, ImpactEventsOfAllIslandsComeInTheOrderTheyHappened) {
+  for (const bool lowFirst : {true, false}) {
+    test::Scene<DynamicsWorld> scene(variational());
+    scene.world().setGravity(btVector3(0, 0, 0));
+    scene.world().setMaterial(scene.addGround(), "test");
+    for (const bool low : {lowFirst, !lowFirst}) {
+      const btVector3 at(low ? -5 : 5, low ? 0.102 : 0.105, 0);
+      scene.world().setMaterial(scene.add(new btSphereShape(0.1), 1.0, at, btVector3(0, -1, 0)),
+                                "test");
+    }
+    std::vector<double> called;
+    scene.world().setImpactCallback([&](const ImpactEvent& e) { called.push_back(e.time); });
+    scene.world().stepSimulation(kH, 1, kH);
+    const auto& events = scene.world().getImpactEvents();
+    ASSERT_EQ(events.size(), 2u);
+    EXPECT_NEAR(events[0].time, 0.002, 1e-9) << lowFirst;
+    EXPECT_NEAR(events[1].time, 0.005, 1e-9) << lowFirst;
+    EXPECT_EQ(called, std::vector<double>({events[0].time, events[1].time}));
+  }
+}
+
 // The lowest corner of a box with these half extents, over the ground (m).
 double lowestCorner(const btRigidBody& box, const btVector3& half) {
   double lowest = std::numeric_limits<double>::infinity();

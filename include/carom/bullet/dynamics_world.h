@@ -84,8 +84,9 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
   // The body's carom material name, or nullptr when it has none.
   const std::string* getMaterial(const btCollisionObject* body) const;
 
-  // Called once per contact of every impact, in the order they happen, during stepSimulation
-  // (lcp mode: after each internal step, for the impacts carom::ImpactSolver resolved in it).
+  // Called once per contact of every impact, in the order they happen, during stepSimulation,
+  // after each internal step for the impacts resolved in it (variational mode: by their instants,
+  // every island's together; lcp mode: those carom::ImpactSolver resolved).
   void setImpactCallback(ImpactCallback callback) { m_impactCallback = std::move(callback); }
   // Every impact since the last clearImpactEvents(), oldest first.
   const std::vector<ImpactEvent>& getImpactEvents() const { return m_impactEvents; }
