@@ -2,6 +2,8 @@
 // variational step itself lives in variational_step.cpp.
 #include "carom/bullet/dynamics_world.h"
 
+#include <BulletCollision/CollisionDispatch/btSimulationIslandManager.h>
+
 #include "carom/error.h"
 #include "variational_step.h"
 
@@ -77,6 +79,10 @@ void DynamicsWorld::variationalSingleStep(double timeStep) {
   m_lastStep = VariationalStep(*this, timeStep).run();
   btCollisionWorld::performDiscreteCollisionDetection();
   calculateSimulationIslands();
+  // Bullet's islands put to sleep where every body wants to sleep, and woken where one is awake:
+  // in stock Bullet part of solveConstraints (btSimulationIslandManager::buildAndProcessIslands).
+  // Without it no body ever fell asleep in this mode (a box at rest stayed at WANTS_DEACTIVATION).
+  getSimulationIslandManager()->buildIslands(getDispatcher(), this);
   updateActions(timeStep);
   updateActivationState(timeStep);
   if (m_internalTickCallback) m_internalTickCallback(this, timeStep);

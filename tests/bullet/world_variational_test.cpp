@@ -208,6 +208,29 @@ TEST(DynamicsWorldVariational, ImpactEventsOfAllIslandsComeInTheOrderTheyHappene
   }
 }
 
+// Sleeping as in stock Bullet: a box at rest on the ground falls asleep once it has been still for
+// Bullet's deactivation time (2 s), and a ball dropped onto it wakes it. Before this mode ran
+// Bullet's island pass after its step, no body ever fell asleep in it.
+TEST(DynamicsWorldVariational, ABoxAtRestFallsAsleepAndAStrikeWakesIt) {
+  test::Scene<DynamicsWorld> scene(variational(ImpactLawKind::kStronge, 0.5, 0.5));
+  scene.world().setMaterial(scene.addGround(), "test");
+  btRigidBody* box = scene.add(new btBoxShape(btVector3(0.2, 0.2, 0.2)), 1.0, btVector3(0, 0.2, 0));
+  scene.world().setMaterial(box, "test");
+  box->forceActivationState(ACTIVE_TAG);  // the scene's bodies never sleep unless told
+  for (int step = 0; step < 150; ++step)
+    scene.world().stepSimulation(kH, 1, kH);
+  ASSERT_EQ(box->getActivationState(), ISLAND_SLEEPING);
+  btRigidBody* ball =
+      scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 0.6, 0), btVector3(0, -2, 0));
+  scene.world().setMaterial(ball, "test");
+  for (int step = 0; step < 30; ++step) {
+    scene.world().stepSimulation(kH, 1, kH);
+    ASSERT_GE(ball->getCenterOfMassPosition().y(), 0.5 - 1e-3) << "step " << step;
+  }
+  EXPECT_FALSE(scene.world().getImpactEvents().empty());
+  EXPECT_TRUE(box->isActive());
+}
+
 // The lowest corner of a box with these half extents, over the ground (m).
 double lowestCorner(const btRigidBody& box, const btVector3& half) {
   double lowest = std::numeric_limits<double>::infinity();
