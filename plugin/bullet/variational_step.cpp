@@ -20,6 +20,7 @@
 #include "support_contacts.h"
 
 #include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
+#include <LinearMath/btTransformUtil.h>
 
 #include <algorithm>
 #include <functional>
@@ -38,11 +39,6 @@ using detail::toBt;
 using detail::toEigen;
 
 namespace {
-
-btTransform transformOf(const btCollisionObject& object, const core::BodyState* state) {
-  return state != nullptr ? btTransform(toBt(state->R), toBt(state->x))
-                          : object.getWorldTransform();
-}
 
 // Whether `contacts` already has a point at `point` (within kSamePoint).
 bool listedAt(const std::vector<PairContact>& contacts, const core::Vec3& point) {
@@ -100,6 +96,7 @@ StepDiagnostics VariationalStep::run() {
   for (std::size_t id = 0; id < islands.size(); ++id)
     runAndCount(islands, static_cast<int>(id));
   rerunLinkedIslands(islands);
+  m_now = 1;
   applyPersistentEnd(islands);
   writeBodies();
   // In the order they happened: the islands ran one after the other.
@@ -130,11 +127,13 @@ void VariationalStep::runIsland(Island& island, int id) {
   // is held once and flows to the end of the step, unless its hold has left a pair closing (a push
   // into a neighbour beyond the holding reach, a turn): the impact loop then takes the step from
   // its holds.
+  m_now = 0;
   const bool resting = isResting(island);
   holdRestingContacts(island, id, 1.0, resting ? Hold::kResting : Hold::kStartOfStep);
   if (resting && !closesAfterHold(island)) {
     for (const int body : island.bodies)
       m_bodies[body].state = m_trial[body];
+    m_now = 1;
     ++m_diagnostics.restingIslands;
     return;
   }
@@ -196,9 +195,11 @@ void VariationalStep::runIsland(Island& island, int id) {
   }
   for (const int body : island.bodies)
     m_bodies[body].state = m_trial[body];
+  m_now = 1;
 }
 
 void VariationalStep::advanceIsland(const Island& island, double alpha) {
+  m_now += alpha;
   for (const int body : island.bodies)
     m_bodies[body].state = flowBody(body, m_bodies[body].state, alpha);
   for (const int p : island.pairs)
@@ -282,7 +283,7 @@ std::vector<int> VariationalStep::addPair(const btCollisionObject* a, const btCo
   for (const int childA : compoundChildrenOf(*a->getCollisionShape())) {
     for (const int childB : compoundChildrenOf(*b->getCollisionShape())) {
       CandidatePair pair{a, b, bodyA, bodyB, childA, childB, 0.0};
-      const Gap start = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+      const Gap start = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
       if (start.distance <= kContactTolerance)
         pair.slack = kContactTolerance + std::max(0.0, -start.distance);
       const int p = static_cast<int>(m_pairs.size());
@@ -326,10 +327,22 @@ std::vector<Island> VariationalStep::findIslands() {
   return islands;
 }
 
+btTransform VariationalStep::poseAt(const btCollisionObject& object, const core::BodyState* state,
+                                    double instant) const {
+  if (state != nullptr) return btTransform(toBt(state->R), toBt(state->x));
+  const btRigidBody* body = btRigidBody::upcast(&object);
+  if (body == nullptr || !body->isKinematicObject() || instant >= 1)
+    return object.getWorldTransform();
+  btTransform pose;
+  btTransformUtil::integrateTransform(object.getWorldTransform(), body->getLinearVelocity(),
+                                      body->getAngularVelocity(), (instant - 1) * m_timeStep, pose);
+  return pose;
+}
+
 PairGeometry VariationalStep::geometryAt(const CandidatePair& pair, const core::BodyState* a,
-                                         const core::BodyState* b) const {
+                                         const core::BodyState* b, double instant) const {
   PairGeometry geometry{{pair.a->getCollisionShape(), pair.b->getCollisionShape()},
-                        {transformOf(*pair.a, a), transformOf(*pair.b, b)}};
+                        {poseAt(*pair.a, a, instant), poseAt(*pair.b, b, instant)}};
   const int children[2] = {pair.childA, pair.childB};
   for (int side = 0; side < 2; ++side) {
     if (children[side] == kWholeShape) continue;
@@ -341,22 +354,23 @@ PairGeometry VariationalStep::geometryAt(const CandidatePair& pair, const core::
 }
 
 Gap VariationalStep::gapAt(const CandidatePair& pair, const core::BodyState* a,
-                           const core::BodyState* b) const {
-  return gapOf(geometryAt(pair, a, b));
+                           const core::BodyState* b, double instant) const {
+  return gapOf(geometryAt(pair, a, b, instant));
 }
 
 const Gap& VariationalStep::gapNow(int p) {
   std::optional<Gap>& known = m_tracks[p].gapNow;
   if (!known) {
     const CandidatePair& pair = m_pairs[p];
-    known = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+    known = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
   }
   return *known;
 }
 
 std::vector<PairContact> VariationalStep::contactsNow(int p, double reach) {
   const CandidatePair& pair = m_pairs[p];
-  const PairGeometry geometry = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+  const PairGeometry geometry =
+      geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
   const Gap& g = gapNow(p);
   const core::Vec3 normal = -toEigen(g.normal);  // the core's: from A into B
   std::vector<PairContact> contacts;
@@ -426,7 +440,7 @@ double VariationalStep::trialGapAtLeast(int p) {
     }
     if (bound + pair.slack >= kContactTolerance) return bound;
   }
-  track.trialGap = gapAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB)).distance;
+  track.trialGap = gapAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB), 1.0).distance;
   track.trialGapExact = true;
   for (int side = 0; side < 2; ++side) {
     const int body = side == 0 ? pair.bodyA : pair.bodyB;
@@ -505,7 +519,7 @@ const std::vector<double>& VariationalStep::vertexTrialGapsOf(int p) {
   std::vector<double>& trialGaps = m_tracks[p].vertexTrialGaps;
   if (trialGaps.empty()) {
     const CandidatePair& pair = m_pairs[p];
-    const PairGeometry trial = geometryAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB));
+    const PairGeometry trial = geometryAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB), 1.0);
     for (int side = 0; side < 2; ++side) {
       const btPolyhedralConvexShape* polyhedron = polyhedronOf(trial.shape[side]);
       for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i)
@@ -517,7 +531,7 @@ const std::vector<double>& VariationalStep::vertexTrialGapsOf(int p) {
 
 void VariationalStep::addSinkingVertices(int p, std::vector<PairContact>& contacts) {
   const CandidatePair& pair = m_pairs[p];
-  const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+  const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
   const std::vector<double>& trialGaps = vertexTrialGapsOf(p);
   const btVector3& awayFromB = gapNow(p).normal;
   const core::Vec3 normal = -toEigen(awayFromB);  // the core's: from A into B
@@ -538,7 +552,7 @@ void VariationalStep::addSinkingVertices(int p, std::vector<PairContact>& contac
 
 double VariationalStep::earliestVertexImpact(int p, double remaining, double cap) {
   const CandidatePair& pair = m_pairs[p];
-  const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+  const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
   const std::vector<double>& trialGaps = vertexTrialGapsOf(p);
   double earliest = cap;
   std::size_t next = 0;  // the vertex's place in trialGaps
@@ -572,8 +586,8 @@ std::optional<double> VariationalStep::locateImpactBefore(
     return static_cast<const core::BodyState*>(&state);
   };
   const auto phiAt = [&](double alpha) {
-    return phiOf(
-        geometryAt(pair, probe(pair.bodyA, probeA, alpha), probe(pair.bodyB, probeB, alpha)));
+    return phiOf(geometryAt(pair, probe(pair.bodyA, probeA, alpha),
+                            probe(pair.bodyB, probeB, alpha), m_now + alpha));
   };
   double end = remaining;
   double phiEnd = phiTrial;

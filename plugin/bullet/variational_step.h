@@ -209,10 +209,17 @@ class VariationalStep {
   // Leaves pair p's closing to the persistent contacts (PairTrack::quiet) until its gap falls
   // kQuietDepth below its gap now, twice as far each further time in the step.
   void quietPair(int p);
-  // The gap of a pair with its step bodies at the given states (nullptr: a fixed object).
+  // The gap of a pair with its step bodies at the given states (nullptr: an object that is not a
+  // step body), those at `instant` of the step (a fraction of it).
   PairGeometry geometryAt(const CandidatePair& pair, const core::BodyState* a,
-                          const core::BodyState* b) const;
-  Gap gapAt(const CandidatePair& pair, const core::BodyState* a, const core::BodyState* b) const;
+                          const core::BodyState* b, double instant) const;
+  Gap gapAt(const CandidatePair& pair, const core::BodyState* a, const core::BodyState* b,
+            double instant) const;
+  // Where `object` is at `instant` of the step: at `state` for a step body; a kinematic body moves
+  // at the velocity Bullet gave it (btRigidBody::saveKinematicState) and reaches its world
+  // transform at the end of the step; a static or sleeping body stays at its world transform.
+  btTransform poseAt(const btCollisionObject& object, const core::BodyState* state,
+                     double instant) const;
   // Pair p's gap at its bodies' poses now: queried once per instant of its island (the poses
   // change only where runIsland flows the island to its next impact), though the impact, the hold
   // and the next search all read it.
@@ -273,6 +280,9 @@ class VariationalStep {
   // One contact by its pair's impact law; several by the simultaneous model. `event` carries the
   // instant and the contact count; the rest is filled in per contact.
   void resolveOne(const PairContact& contact, const core::impact::Contact& c, ImpactEvent event);
+  // Contacts struck one after the other, each by its pair's law, those still approaching when
+  // their turn comes.
+  void resolveOneByOne(const std::vector<PairContact>& contacts, ImpactEvent event);
   void resolveSimultaneous(const std::vector<PairContact>& contacts,
                            const std::vector<core::impact::Contact>& geometry, ImpactEvent event);
   // Stage 5: the island's contacts touching now that approach at most at the resting speed
@@ -337,6 +347,9 @@ class VariationalStep {
 
   DynamicsWorld& m_world;
   double m_timeStep;
+  // The instant (a fraction of the step) the step bodies' states are at: the island's being run,
+  // or the end of the step.
+  double m_now = 0;
   std::vector<StepBody> m_bodies;
   double m_restingSpeed = kRestingSpeed;  // this step's (m/s)
   // How far from touching a held pair's vertices are held too (m): within the step the

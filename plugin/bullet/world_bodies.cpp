@@ -73,7 +73,7 @@ core::impact::ContactBody VariationalStep::contactBodyOf(int index,
   if (index == kFixed) {
     // Static, kinematic or sleeping: immovable, moving with its own (kinematic) velocity.
     const btRigidBody* body = btRigidBody::upcast(object);
-    contact.centerOfMass = toEigen(object->getWorldTransform().getOrigin());
+    contact.centerOfMass = toEigen(poseAt(*object, nullptr, m_now).getOrigin());
     if (body != nullptr) {
       contact.linearVelocity = toEigen(body->getLinearVelocity());
       contact.angularVelocity = toEigen(body->getAngularVelocity());

@@ -36,7 +36,7 @@ void VariationalStep::correctIslandDrift(const Island& island) {
   for (const int p : island.pairs) {
     if (!mayTouch(p)) continue;  // apart all step (its trial poses never closed)
     const CandidatePair& pair = m_pairs[p];
-    const Gap g = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB));
+    const Gap g = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
     if (-g.distance > kDriftAllowance) deep.emplace_back(p, g);
   }
   if (deep.empty()) return;  // the bodies' LCP terms are built only where something is pushed

@@ -149,12 +149,41 @@ void VariationalStep::resolveOne(const PairContact& contact, const core::impact:
   m_events.emplace_back(m_running, event);
 }
 
+void VariationalStep::resolveOneByOne(const std::vector<PairContact>& contacts, ImpactEvent event) {
+  event.contacts = 1;
+  for (const PairContact& contact : contacts) {
+    const core::impact::Contact c{contactBodyOf(contact.pair.bodyA, contact.pair.a),
+                                  contactBodyOf(contact.pair.bodyB, contact.pair.b), contact.point,
+                                  contact.normal};
+    if (contact.normal.dot(core::impact::relativeVelocity(c)) < 0) resolveOne(contact, c, event);
+  }
+}
+
 void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contacts,
                                           const std::vector<core::impact::Contact>& geometry,
                                           ImpactEvent event) {
   // Several contacts: generalized velocities v = [v_i; ω_i] of the step bodies involved, M =
   // blockdiag(m I, J_world), and per contact the rows u = d·(v_B + ω_B × r_B − v_A − ω_A × r_A)
   // for d = n, t1, t2 (Halm & Posa digest §1, rigid bodies in 3D).
+  // The rows see the step bodies' velocities only, a fixed partner at rest. A kinematic partner
+  // moves through the impact at its own velocity: where it only translates, the impact is solved
+  // in its frame (the step bodies' velocities less its own), which leaves every relative velocity
+  // as it is. Kinematic partners that turn, or move at different velocities, have no such frame;
+  // their contacts are struck one after the other, by their pairs' laws.
+  std::optional<core::Vec3> frame;  // the kinematic partners' common velocity, once one is seen
+  for (const core::impact::Contact& c : geometry) {
+    for (const core::impact::ContactBody* side : {&c.a, &c.b}) {
+      if (side->inverseMass > 0 ||
+          (side->linearVelocity.isZero(0) && side->angularVelocity.isZero(0)))
+        continue;
+      if (!side->angularVelocity.isZero(0) || (frame && *frame != side->linearVelocity)) {
+        resolveOneByOne(contacts, event);
+        return;
+      }
+      frame = side->linearVelocity;
+    }
+  }
+  const core::Vec3 shift = frame.value_or(core::Vec3::Zero());
   std::vector<int> involved;
   auto slotOf = [&](int index) {
     if (index == kFixed) return -1;
@@ -177,7 +206,7 @@ void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contac
     M.block<3, 3>(6 * s, 6 * s) = body.mass.mass() * core::Mat3::Identity();
     M.block<3, 3>(6 * s + 3, 6 * s + 3) =
         body.state.R * body.mass.inertia() * body.state.R.transpose();
-    vMinus.segment<3>(6 * s) = c.linearVelocity;
+    vMinus.segment<3>(6 * s) = c.linearVelocity - shift;
     vMinus.segment<3>(6 * s + 3) = c.angularVelocity;
   }
   Eigen::MatrixXd Jn = Eigen::MatrixXd::Zero(m, n);
@@ -218,10 +247,15 @@ void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contac
   }
   const core::routh::RestitutionResult result = core::routh::resolveImpactWithRestitution(
       problem, vMinus, policyOf(m_world.getConfig().solver, m, impulseScale), restitution);
+  Eigen::VectorXd toWorld = Eigen::VectorXd::Zero(n);  // back from the kinematic partner's frame
+  for (std::size_t s = 0; s < involved.size(); ++s)
+    toWorld.segment<3>(6 * s) = shift;
   for (std::size_t s = 0; s < involved.size(); ++s) {
-    applyVelocities(involved[s], result.v.segment<3>(6 * s), result.v.segment<3>(6 * s + 3));
+    applyVelocities(involved[s], result.v.segment<3>(6 * s) + shift,
+                    result.v.segment<3>(6 * s + 3));
   }
-  const double energyChange = problem.kineticEnergy(result.v) - problem.kineticEnergy(vMinus);
+  const double energyChange =
+      problem.kineticEnergy(result.v + toWorld) - problem.kineticEnergy(vMinus + toWorld);
   const core::routh::ImpactOutcome& compression = result.compression.outcome;
   const Eigen::Index k = problem.directions();
   for (Eigen::Index i = 0; i < m; ++i) {

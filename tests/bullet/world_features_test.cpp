@@ -1,6 +1,6 @@
 // What a Bullet user relies on keeps working in variational mode: nothing tunnels, impact events
 // reach the callback, tick callbacks fire, a flat landing takes the simultaneous path, bodies can
-// be removed mid-run.
+// be removed mid-run, a kinematic body carries what it pushes.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -127,6 +127,52 @@ TEST(DynamicsWorldFeatures, StaticBodiesStayAndDampingActsAsInBullet) {
   // Bullet's applyDamping: v ← v (1 − d)^h per step.
   EXPECT_NEAR(body->getLinearVelocity().x(), std::pow(std::pow(0.5, kH), 30), 1e-12);
   EXPECT_EQ(wall->getCenterOfMassPosition(), btVector3(5, 0, 0));
+}
+
+// A kinematic platform driven by its motion state, as Bullet animates one (saveKinematicState
+// gives it the velocity of its move): it rises at 0.5 m/s for a second with a box on it, then
+// stops. The box rides it, touching, and flies on when it stops, as high as v²/2g. Before the
+// platform moved inside the step and its push was kept, the box stayed where it was and the
+// platform rose through it.
+struct Lift : btMotionState {
+  double y = 0;
+  void getWorldTransform(btTransform& pose) const override {
+    pose = btTransform(btQuaternion::getIdentity(), btVector3(0, y, 0));
+  }
+  void setWorldTransform(const btTransform&) override {}
+};
+
+TEST(DynamicsWorldFeatures, AKinematicLiftCarriesABoxAndLetsItFlyWhenItStops) {
+  test::Scene<DynamicsWorld> scene(variationalWith(0.0, 0.5));
+  Lift lift;
+  btBoxShape platformShape(btVector3(1, 0.1, 1));
+  btRigidBody platform(0, &lift, &platformShape);
+  platform.setCollisionFlags(platform.getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
+  platform.setActivationState(DISABLE_DEACTIVATION);
+  scene.world().addRigidBody(&platform);
+  scene.world().setMaterial(&platform, "test");
+  btRigidBody* box = scene.add(new btBoxShape(btVector3(0.2, 0.2, 0.2)), 1.0, btVector3(0, 0.3, 0));
+  scene.world().setMaterial(box, "test");
+  const auto gap = [&] { return box->getCenterOfMassPosition().y() - 0.2 - (lift.y + 0.1); };
+  const double speed = 0.5;
+  for (int step = 0; step < 60; ++step) {
+    lift.y += speed * kH;
+    scene.world().stepSimulation(kH, 1, kH);
+    ASSERT_NEAR(gap(), 0.0, 1e-5) << "step " << step;
+  }
+  EXPECT_NEAR(box->getLinearVelocity().y(), speed, 1e-9);
+  double highest = 0;
+  for (int step = 0; step < 60; ++step) {  // the platform stands still
+    scene.world().stepSimulation(kH, 1, kH);
+    highest = std::max(highest, gap());
+    ASSERT_GE(gap(), -1e-5) << "step " << step;
+  }
+  // Apex between steps: within the distance g h²/8 ... v h of it at the steps.
+  const double apex = speed * speed / (2 * 9.81);
+  EXPECT_LE(highest, apex + 1e-9);
+  EXPECT_GE(highest, apex - speed * kH);
+  EXPECT_NEAR(gap(), 0.0, 1e-5);  // landed again
+  scene.world().removeRigidBody(&platform);
 }
 
 TEST(DynamicsWorldFeatures, RemovingABodyMidRunKeepsTheWorldStepping) {
