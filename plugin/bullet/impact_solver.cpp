@@ -4,6 +4,7 @@
 
 #include "carom/error.h"
 #include "impact_solver_island.h"
+#include "motion_factors.h"
 
 namespace carom {
 
@@ -36,6 +37,11 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
   if (numConstraints > 0)
     throw Error("ImpactSolver: btTypedConstraint (joints) are not supported in lcp mode; " +
                 std::to_string(numConstraints) + " constraint(s) in this island");
+  for (int i = 0; i < numBodies; ++i) {
+    const btRigidBody* body = btRigidBody::upcast(bodies[i]);
+    if (body != nullptr && !body->isStaticOrKinematicObject() && body->getInvMass() != 0)
+      detail::requireSupportedFactors(*body, "ImpactSolver");
+  }
   if (info.m_numIterations < 1)
     throw Error(
         "ImpactSolver: btContactSolverInfo::m_numIterations must be >= 1 (the contact "

@@ -87,6 +87,11 @@ core::routh::ImpactPolicy policyFor(const Config& config, const Eigen::VectorXd&
   return policy;
 }
 
+// Its rotation is locked: gatherIsland gave it a zero inverse inertia (motion_factors.h).
+bool rotationLocked(const core::impact::ContactBody& body) {
+  return body.inverseInertiaWorld.isZero(0);
+}
+
 // Halm–Posa on the group's dynamic bodies: v = [v_0; ω_0; v_1; ω_1; …], each contact's rows
 // [nᵀ, (r_B × n)ᵀ] on B and the negative on A (J_n v = relative normal velocity, B minus A).
 std::vector<ImpactEvent> resolveSimultaneous(Island& island,
@@ -103,11 +108,17 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
   for (std::size_t i = 0; i < island.bodies.size(); ++i) {
     if (dof[i] < 0) continue;
     const core::impact::ContactBody& state = island.bodies[i].state;
-    const Eigen::FullPivLU<core::Mat3> inertia(state.inverseInertiaWorld);
-    if (!inertia.isInvertible())
-      throw Error("ImpactSolver: a simultaneous impact needs a body with an invertible inertia");
     M.block<3, 3>(dof[i], dof[i]) = core::Mat3::Identity() / state.inverseMass;
-    M.block<3, 3>(dof[i] + 3, dof[i] + 3) = inertia.inverse();
+    // A body whose rotation is locked (zero inverse inertia, motion_factors.h) keeps its spin: no
+    // contact row reaches it (below), and any positive block leaves it as it is.
+    if (rotationLocked(state)) {
+      M.block<3, 3>(dof[i] + 3, dof[i] + 3) = core::Mat3::Identity();
+    } else {
+      const Eigen::FullPivLU<core::Mat3> inertia(state.inverseInertiaWorld);
+      if (!inertia.isInvertible())
+        throw Error("ImpactSolver: a simultaneous impact needs a body with an invertible inertia");
+      M.block<3, 3>(dof[i] + 3, dof[i] + 3) = inertia.inverse();
+    }
     v.segment<3>(dof[i]) = state.linearVelocity;
     v.segment<3>(dof[i] + 3) = state.angularVelocity;
   }
@@ -126,7 +137,8 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
         Eigen::MatrixXd& J = d == 0 ? Jn : Jt;
         const Eigen::Index row = d == 0 ? c : 2 * c + d - 1;
         J.block<1, 3>(row, dof[body]) += sign * directions[d].transpose();
-        J.block<1, 3>(row, dof[body] + 3) += sign * r.cross(directions[d]).transpose();
+        if (!rotationLocked(island.bodies[body].state))
+          J.block<1, 3>(row, dof[body] + 3) += sign * r.cross(directions[d]).transpose();
       }
     }
     mu[c] = contact.material.friction;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "motion_factors.h"
+
 namespace carom::detail {
 namespace {
 
@@ -17,7 +19,10 @@ IslandBody makeBody(const btCollisionObject* object) {
   if (object->isStaticOrKinematicObject() || rigid->getInvMass() == 0) return body;
   body.dynamic = const_cast<btRigidBody*>(rigid);
   body.state.inverseMass = rigid->getInvMass();
-  body.state.inverseInertiaWorld = toEigen(rigid->getInvInertiaTensorWorld());
+  // A body whose rotation is locked (motion_factors.h) takes no turn from any impulse.
+  body.state.inverseInertiaWorld = rotationLocked(*rigid)
+                                       ? core::Mat3::Zero()
+                                       : core::Mat3(toEigen(rigid->getInvInertiaTensorWorld()));
   return body;
 }
 

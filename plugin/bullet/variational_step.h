@@ -48,6 +48,7 @@ struct StepBody {
   core::BodyState state;    // at the current instant of the step
   core::ExternalLoad load;  // gravity (per body) and the user's force and torque, held constant
   double reach;             // the farthest point of its shape, margin included, from its centre (m)
+  bool rotationLocked;      // its angular factor is zero (motion_factors.h): no impulse turns it
 };
 
 // Where a body was when a pair's gap was found (a fixed object does not move).

@@ -7,6 +7,7 @@
 
 #include "bt_eigen.h"
 #include "carom/error.h"
+#include "motion_factors.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -37,6 +38,7 @@ void VariationalStep::readBodies() {
   for (int i = 0; i < m_world.getNumCollisionObjects(); ++i) {
     btRigidBody* body = btRigidBody::upcast(m_world.getCollisionObjectArray()[i]);
     if (body == nullptr || body->isStaticOrKinematicObject() || !body->isActive()) continue;
+    detail::requireSupportedFactors(*body, "variational step");
     active.emplace_back(body, massOf(*body));
   }
   for (const auto& [body, mass] : active) {
@@ -55,7 +57,8 @@ void VariationalStep::readBodies() {
     btVector3 center;
     btScalar radius;
     body->getCollisionShape()->getBoundingSphere(center, radius);
-    m_bodies.push_back({body, mass, state, load, center.length() + radius});
+    m_bodies.push_back(
+        {body, mass, state, load, center.length() + radius, detail::rotationLocked(*body)});
   }
 }
 
@@ -83,7 +86,9 @@ core::impact::ContactBody VariationalStep::contactBodyOf(int index,
   const StepBody& body = m_bodies[index];
   contact.inverseMass = body.mass.inverseMass();
   contact.inverseInertiaWorld =
-      body.state.R * body.mass.inverseInertia() * body.state.R.transpose();
+      body.rotationLocked
+          ? core::Mat3::Zero()
+          : core::Mat3(body.state.R * body.mass.inverseInertia() * body.state.R.transpose());
   contact.centerOfMass = body.state.x;
   contact.linearVelocity = core::linearVelocity(body.mass, body.state);
   contact.angularVelocity = core::angularVelocityWorld(body.mass, body.state);

@@ -204,8 +204,12 @@ void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contac
     const StepBody& body = m_bodies[involved[s]];
     const core::impact::ContactBody c = contactBodyOf(involved[s], body.rigidBody);
     M.block<3, 3>(6 * s, 6 * s) = body.mass.mass() * core::Mat3::Identity();
+    // A body whose rotation is locked keeps its spin: no contact row reaches it (below), and any
+    // positive block leaves it as it is.
     M.block<3, 3>(6 * s + 3, 6 * s + 3) =
-        body.state.R * body.mass.inertia() * body.state.R.transpose();
+        body.rotationLocked
+            ? core::Mat3::Identity()
+            : core::Mat3(body.state.R * body.mass.inertia() * body.state.R.transpose());
     vMinus.segment<3>(6 * s) = c.linearVelocity - shift;
     vMinus.segment<3>(6 * s + 3) = c.angularVelocity;
   }
@@ -230,7 +234,8 @@ void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contac
       for (int k = 0; k < 3; ++k) {
         Eigen::RowVectorXd row = Eigen::RowVectorXd::Zero(n);
         row.segment<3>(6 * slot) = sign * directions[k].transpose();
-        row.segment<3>(6 * slot + 3) = sign * r.cross(directions[k]).transpose();
+        if (!m_bodies[involved[slot]].rotationLocked)
+          row.segment<3>(6 * slot + 3) = sign * r.cross(directions[k]).transpose();
         if (k == 0)
           Jn.row(i) += row;
         else

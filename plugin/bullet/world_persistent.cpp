@@ -263,6 +263,7 @@ void VariationalStep::applyHeldImpulse(const HeldContact& held, const core::Vec3
     m_stale[index] = true;
     core::BodyState& state = m_bodies[index].state;
     state.gamma += sign * impulse;
+    if (m_bodies[index].rotationLocked) return;
     state.Pi += sign * state.R.transpose() * worldLever(held, index, lever).cross(impulse);
   };
   kick(held.pair.bodyA, held.leverA, -1.0);

@@ -322,6 +322,26 @@ TEST(ImpactSolver, RefusesNoSweepsBeforeChangingAnything) {
   EXPECT_EQ(box->getLinearVelocity(), btVector3(0, 0, 0));
 }
 
+// Bullet's rotation lock holds in lcp mode too: a box tilted by 0.3 rad with its angular factor
+// zero lands on its corner and stays tilted; other motion factors are refused.
+TEST(ImpactSolver, ALockedRotationKeepsABoxFromTurningAndOtherFactorsAreRefused) {
+  ImpactSolver solver;
+  Scene scene(&solver);
+  btRigidBody* box = scene.box(btVector3(0.2, 0.2, 0.2), btVector3(0, 0.5, 0));
+  box->setCenterOfMassTransform(
+      btTransform(btQuaternion(btVector3(0, 0, 1), 0.3), btVector3(0, 0.5, 0)));
+  box->setAngularFactor(btVector3(0, 0, 0));
+  for (int i = 0; i < 120; ++i)
+    scene.step(1.0 / 60.0);
+  EXPECT_NEAR(box->getOrientation().getAngle(), 0.3, 1e-12);
+  EXPECT_EQ(box->getAngularVelocity(), btVector3(0, 0, 0));
+  EXPECT_LT(box->getLinearVelocity().length(), 1e-3);
+  box->setLinearFactor(btVector3(1, 1, 0));
+  const btVector3 at = box->getCenterOfMassPosition();
+  test::expectErrorNaming([&] { scene.step(1.0 / 60.0); }, "setLinearFactor");
+  EXPECT_EQ(box->getCenterOfMassPosition(), at);
+}
+
 TEST(ImpactSolver, RefusesJointsBeforeChangingAnything) {
   ImpactSolver solver;
   Scene scene(&solver);

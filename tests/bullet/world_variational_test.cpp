@@ -11,6 +11,7 @@
 #include "carom/bullet/ellipsoid_shape.h"
 #include "carom/core/tran_leok_cases.h"
 #include "carom/error.h"
+#include "support/errors.h"
 
 namespace carom {
 namespace {
@@ -240,6 +241,50 @@ double lowestCorner(const btRigidBody& box, const btVector3& half) {
     lowest = std::min(lowest, (box.getCenterOfMassTransform() * local).y());
   }
   return lowest;
+}
+
+// Bullet's rotation lock (setAngularFactor(0), a character capsule's usual setting): a box tilted
+// by 0.3 rad with its rotation locked, dropped onto the ground, lands on its lowest corner and
+// stays tilted there, without sinking and gaining no energy. Ignored, the lock let it tip flat.
+TEST(DynamicsWorldVariational, ALockedRotationKeepsABoxFromTurning) {
+  test::Scene<DynamicsWorld> scene(variational(ImpactLawKind::kStronge, 0.5, 0.5));
+  scene.world().setMaterial(scene.addGround(), "test");
+  const btVector3 half(0.2, 0.2, 0.2);
+  btRigidBody* box = scene.add(new btBoxShape(half), 1.0, btVector3(0, 0.5, 0));
+  box->setCenterOfMassTransform(
+      btTransform(btQuaternion(btVector3(0, 0, 1), 0.3), btVector3(0, 0.5, 0)));
+  box->setAngularFactor(btVector3(0, 0, 0));
+  scene.world().setMaterial(box, "test");
+  double energy = test::totalEnergy(scene.world());
+  for (int step = 0; step < 120; ++step) {
+    scene.world().stepSimulation(kH, 1, kH);
+    const double now = test::totalEnergy(scene.world());
+    ASSERT_LE(now, energy + 1e-12) << "step " << step;
+    energy = now;
+  }
+  EXPECT_NEAR(box->getOrientation().getAngle(), 0.3, 1e-12);
+  EXPECT_EQ(box->getAngularVelocity(), btVector3(0, 0, 0));
+  EXPECT_NEAR(lowestCorner(*box, half), 0.0, 1e-5);
+  EXPECT_LT(box->getLinearVelocity().length(), 1e-6);
+}
+
+// Other motion factors are refused before the step changes anything: carom's laws take a scalar
+// inverse mass and a symmetric inverse inertia (motion_factors.h).
+TEST(DynamicsWorldVariational, OtherMotionFactorsAreRefusedBeforeAnythingChanges) {
+  for (const bool linear : {true, false}) {
+    test::Scene<DynamicsWorld> scene(variational());
+    btRigidBody* ball =
+        scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 1, 0), btVector3(1, 0, 0));
+    if (linear) {
+      ball->setLinearFactor(btVector3(1, 1, 0));
+    } else {
+      ball->setAngularFactor(btVector3(0, 1, 0));
+    }
+    test::expectErrorNaming([&] { scene.world().stepSimulation(kH, 1, kH); },
+                            linear ? "setLinearFactor" : "setAngularFactor");
+    EXPECT_EQ(ball->getCenterOfMassPosition(), btVector3(0, 1, 0));
+    EXPECT_EQ(ball->getLinearVelocity(), btVector3(1, 0, 0));
+  }
 }
 
 // Reaching solver.max_events_per_step, the Zeno guard holds for the rest of the step what still
