@@ -3,12 +3,14 @@
 // larger group the simultaneous model (core::routh) with each contact's restitution.
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "carom/core/impact/law.h"
 #include "carom/core/routh/restitution.h"
 #include "carom/error.h"
 #include "disjoint_sets.h"
 #include "impact_solver_island.h"
+#include "partner_frame.h"
 
 namespace carom::detail {
 namespace {
@@ -103,6 +105,23 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
     for (int body : {contact->bodyA, contact->bodyB})
       if (island.bodies[body].dynamic && dof[body] < 0) dof[body] = 6 * n++;
   const Eigen::Index m = static_cast<Eigen::Index>(group.size());
+  // Solved in the frame of the kinematic partners (partner_frame.h); contact by contact where
+  // they have none.
+  std::vector<core::impact::Contact> pairs;
+  for (const IslandContact* contact : group) {
+    pairs.push_back({island.bodies[contact->bodyA].state, island.bodies[contact->bodyB].state,
+                     contact->point, contact->normal});
+  }
+  const std::optional<core::Vec3> frame = partnersRestFrame(pairs);
+  if (!frame) {
+    std::vector<ImpactEvent> events;
+    for (const IslandContact* contact : group) {
+      if (normalVelocity(island, *contact) >= 0) continue;  // separated by those before it
+      const std::vector<ImpactEvent> one = resolveSingle(island, *contact);
+      events.insert(events.end(), one.begin(), one.end());
+    }
+    return events;
+  }
   Eigen::MatrixXd M = Eigen::MatrixXd::Zero(6 * n, 6 * n);
   Eigen::VectorXd v(6 * n);
   for (std::size_t i = 0; i < island.bodies.size(); ++i) {
@@ -119,7 +138,7 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
         throw Error("ImpactSolver: a simultaneous impact needs a body with an invertible inertia");
       M.block<3, 3>(dof[i] + 3, dof[i] + 3) = inertia.inverse();
     }
-    v.segment<3>(dof[i]) = state.linearVelocity;
+    v.segment<3>(dof[i]) = state.linearVelocity - *frame;
     v.segment<3>(dof[i] + 3) = state.angularVelocity;
   }
   Eigen::MatrixXd Jn = Eigen::MatrixXd::Zero(m, 6 * n), Jt = Eigen::MatrixXd::Zero(2 * m, 6 * n);
@@ -154,14 +173,17 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
   const core::routh::ImpactProblem problem = core::routh::ImpactProblem::spatial(M, Jn, Jt, mu);
   const core::routh::RestitutionResult result = core::routh::resolveImpactWithRestitution(
       problem, v, policyFor(config, approach, effectiveMass), restitution);
+  Eigen::VectorXd toWorld = Eigen::VectorXd::Zero(6 * n);  // back from the partners' frame
   for (std::size_t i = 0; i < island.bodies.size(); ++i) {
     if (dof[i] < 0) continue;
-    island.bodies[i].state.linearVelocity = result.v.segment<3>(dof[i]);
+    toWorld.segment<3>(dof[i]) = *frame;
+    island.bodies[i].state.linearVelocity = result.v.segment<3>(dof[i]) + *frame;
     island.bodies[i].state.angularVelocity = result.v.segment<3>(dof[i] + 3);
   }
   const core::routh::ImpactOutcome& compression = result.compression.outcome;
   const Eigen::Index k = problem.directions();
-  const double energyChange = problem.kineticEnergy(result.v) - problem.kineticEnergy(v);
+  const double energyChange =
+      problem.kineticEnergy(result.v + toWorld) - problem.kineticEnergy(v + toWorld);
   std::vector<ImpactEvent> events;
   for (Eigen::Index c = 0; c < m; ++c) {
     // Total impulse on B: compression plus the restitution phase's scaled copy (restitution.h).

@@ -3,11 +3,13 @@
 // Several: Halm–Posa's simultaneous model with the configured policy and per-contact energetic
 // restitution (core::routh::resolveImpactWithRestitution).
 #include <cmath>
+#include <optional>
 
 #include "bt_eigen.h"
 #include "carom/core/routh/policy.h"
 #include "carom/core/routh/restitution.h"
 #include "disjoint_sets.h"
+#include "partner_frame.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -165,25 +167,14 @@ void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contac
   // Several contacts: generalized velocities v = [v_i; ω_i] of the step bodies involved, M =
   // blockdiag(m I, J_world), and per contact the rows u = d·(v_B + ω_B × r_B − v_A − ω_A × r_A)
   // for d = n, t1, t2 (Halm & Posa digest §1, rigid bodies in 3D).
-  // The rows see the step bodies' velocities only, a fixed partner at rest. A kinematic partner
-  // moves through the impact at its own velocity: where it only translates, the impact is solved
-  // in its frame (the step bodies' velocities less its own), which leaves every relative velocity
-  // as it is. Kinematic partners that turn, or move at different velocities, have no such frame;
-  // their contacts are struck one after the other, by their pairs' laws.
-  std::optional<core::Vec3> frame;  // the kinematic partners' common velocity, once one is seen
-  for (const core::impact::Contact& c : geometry) {
-    for (const core::impact::ContactBody* side : {&c.a, &c.b}) {
-      if (side->inverseMass > 0 ||
-          (side->linearVelocity.isZero(0) && side->angularVelocity.isZero(0)))
-        continue;
-      if (!side->angularVelocity.isZero(0) || (frame && *frame != side->linearVelocity)) {
-        resolveOneByOne(contacts, event);
-        return;
-      }
-      frame = side->linearVelocity;
-    }
+  // Solved in the frame of the kinematic partners (partner_frame.h); contact by contact where
+  // they have none.
+  const std::optional<core::Vec3> frame = detail::partnersRestFrame(geometry);
+  if (!frame) {
+    resolveOneByOne(contacts, event);
+    return;
   }
-  const core::Vec3 shift = frame.value_or(core::Vec3::Zero());
+  const core::Vec3& shift = *frame;
   std::vector<int> involved;
   auto slotOf = [&](int index) {
     if (index == kFixed) return -1;
