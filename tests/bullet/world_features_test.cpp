@@ -1,6 +1,7 @@
 // What a Bullet user relies on keeps working in variational mode: nothing tunnels, impact events
 // reach the callback, tick callbacks fire, a flat landing takes the simultaneous path, bodies can
-// be removed mid-run, a kinematic body carries what it pushes.
+// be removed mid-run, a kinematic body carries what it pushes, filtering and triggers let bodies
+// pass.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -173,6 +174,36 @@ TEST(DynamicsWorldFeatures, AKinematicLiftCarriesABoxAndLetsItFlyWhenItStops) {
   EXPECT_GE(highest, apex - speed * kH);
   EXPECT_NEAR(gap(), 0.0, 1e-5);  // landed again
   scene.world().removeRigidBody(&platform);
+}
+
+// Bullet's collision filtering holds: two balls in groups whose masks exclude each other, and a
+// ball struck by one without contact response (a trigger), are passed through, untouched.
+TEST(DynamicsWorldFeatures, CollisionFilteringAndTriggersLetBodiesPass) {
+  test::Scene<DynamicsWorld> scene(variationalWith(1.0));
+  scene.world().setGravity(btVector3(0, 0, 0));
+  btRigidBody* mover =
+      scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 0, 0), btVector3(1, 0, 0));
+  btRigidBody* filtered = scene.add(new btSphereShape(0.1), 1.0, btVector3(0.5, 0, 0));
+  scene.world().removeRigidBody(mover);
+  scene.world().addRigidBody(mover, 2, 1);  // group 2, collides with group 1 only
+  scene.world().removeRigidBody(filtered);
+  scene.world().addRigidBody(filtered, 4, 1);
+  btRigidBody* striker =
+      scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 1, 0), btVector3(1, 0, 0));
+  btRigidBody* trigger = scene.add(new btSphereShape(0.1), 1.0, btVector3(0.5, 1, 0));
+  trigger->setCollisionFlags(trigger->getCollisionFlags() |
+                             btCollisionObject::CF_NO_CONTACT_RESPONSE);
+  for (btRigidBody* body : {mover, filtered, striker, trigger})
+    scene.world().setMaterial(body, "test");
+  for (int i = 0; i < 60; ++i)
+    scene.world().stepSimulation(kH, 1, kH);
+  EXPECT_TRUE(scene.world().getImpactEvents().empty());
+  for (btRigidBody* passed : {mover, striker}) {
+    EXPECT_NEAR(passed->getCenterOfMassPosition().x(), 1.0, 1e-12);
+    EXPECT_EQ(passed->getLinearVelocity(), btVector3(1, 0, 0));
+  }
+  for (btRigidBody* untouched : {filtered, trigger})
+    EXPECT_EQ(untouched->getLinearVelocity(), btVector3(0, 0, 0));
 }
 
 TEST(DynamicsWorldFeatures, RemovingABodyMidRunKeepsTheWorldStepping) {
