@@ -176,6 +176,45 @@ TEST(DynamicsWorldFeatures, AKinematicLiftCarriesABoxAndLetsItFlyWhenItStops) {
   scene.world().removeRigidBody(&platform);
 }
 
+// A kinematic turntable turning at 1 rad/s, and a box dropped flat onto its centre: the box's four
+// corners strike a partner that turns, which has no frame to solve the simultaneous model in
+// (partner_frame.h), so they are struck one after the other. The box lands without sinking into
+// the table, and its friction brings it to turn with the table.
+TEST(DynamicsWorldFeatures, ABoxDroppedOnATurntableLandsAndTurnsWithIt) {
+  struct Turntable : btMotionState {
+    double angle = 0;
+    void getWorldTransform(btTransform& pose) const override {
+      pose = btTransform(btQuaternion(btVector3(0, 1, 0), angle), btVector3(0, 0, 0));
+    }
+    void setWorldTransform(const btTransform&) override {}
+  } turntable;
+  test::Scene<DynamicsWorld> scene(variationalWith(0.0, 0.5));
+  btBoxShape tableShape(btVector3(1, 0.1, 1));
+  btRigidBody table(0, &turntable, &tableShape);
+  table.setCollisionFlags(table.getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
+  table.setActivationState(DISABLE_DEACTIVATION);
+  scene.world().addRigidBody(&table);
+  scene.world().setMaterial(&table, "test");
+  btRigidBody* box = scene.add(new btBoxShape(btVector3(0.2, 0.2, 0.2)), 1.0, btVector3(0, 0.35, 0),
+                               btVector3(0, -1, 0));
+  scene.world().setMaterial(box, "test");
+  for (int step = 0; step < 180; ++step) {
+    turntable.angle += 1.0 * kH;
+    scene.world().stepSimulation(kH, 1, kH);
+    ASSERT_GE(box->getCenterOfMassPosition().y(), 0.3 - 1e-5) << "step " << step;
+  }
+  // The landing's corners, struck one after the other.
+  ASSERT_FALSE(scene.world().getImpactEvents().empty());
+  for (const ImpactEvent& event : scene.world().getImpactEvents())
+    EXPECT_EQ(event.contacts, 1);
+  // Known failure (README): it comes to rest tilted by 0.6 mrad on one edge, 0.15 mm up at its
+  // centre, its raised corners held as touching; a box dropped with that tilt onto a box at rest
+  // does the same (1.9 mrad, measured).
+  EXPECT_LT(box->getCenterOfMassPosition().y(), 0.3 + 2e-4);
+  EXPECT_NEAR(box->getAngularVelocity().y(), 1.0, 1e-3);
+  scene.world().removeRigidBody(&table);
+}
+
 // Bullet's collision filtering holds: two balls in groups whose masks exclude each other, and a
 // ball struck by one without contact response (a trigger), are passed through, untouched.
 TEST(DynamicsWorldFeatures, CollisionFilteringAndTriggersLetBodiesPass) {
