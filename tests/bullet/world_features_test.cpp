@@ -130,6 +130,14 @@ TEST(DynamicsWorldFeatures, StaticBodiesStayAndDampingActsAsInBullet) {
   EXPECT_EQ(wall->getCenterOfMassPosition(), btVector3(5, 0, 0));
 }
 
+// Makes `body` (of zero mass, posed by its motion state) kinematic and adds it, never asleep.
+void addKinematic(test::Scene<DynamicsWorld>& scene, btRigidBody& body) {
+  body.setCollisionFlags(body.getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
+  body.setActivationState(DISABLE_DEACTIVATION);
+  scene.world().addRigidBody(&body);
+  scene.world().setMaterial(&body, "test");
+}
+
 // A kinematic platform driven by its motion state, as Bullet animates one (saveKinematicState
 // gives it the velocity of its move): it rises at 0.5 m/s for a second with a box on it, then
 // stops. The box rides it, touching, and flies on when it stops, as high as v²/2g. Before the
@@ -148,10 +156,7 @@ TEST(DynamicsWorldFeatures, AKinematicLiftCarriesABoxAndLetsItFlyWhenItStops) {
   Lift lift;
   btBoxShape platformShape(btVector3(1, 0.1, 1));
   btRigidBody platform(0, &lift, &platformShape);
-  platform.setCollisionFlags(platform.getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
-  platform.setActivationState(DISABLE_DEACTIVATION);
-  scene.world().addRigidBody(&platform);
-  scene.world().setMaterial(&platform, "test");
+  addKinematic(scene, platform);
   btRigidBody* box = scene.add(new btBoxShape(btVector3(0.2, 0.2, 0.2)), 1.0, btVector3(0, 0.3, 0));
   scene.world().setMaterial(box, "test");
   const auto gap = [&] { return box->getCenterOfMassPosition().y() - 0.2 - (lift.y + 0.1); };
@@ -191,10 +196,7 @@ TEST(DynamicsWorldFeatures, ABoxDroppedOnATurntableLandsAndTurnsWithIt) {
   test::Scene<DynamicsWorld> scene(variationalWith(0.0, 0.5));
   btBoxShape tableShape(btVector3(1, 0.1, 1));
   btRigidBody table(0, &turntable, &tableShape);
-  table.setCollisionFlags(table.getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
-  table.setActivationState(DISABLE_DEACTIVATION);
-  scene.world().addRigidBody(&table);
-  scene.world().setMaterial(&table, "test");
+  addKinematic(scene, table);
   btRigidBody* box = scene.add(new btBoxShape(btVector3(0.2, 0.2, 0.2)), 1.0, btVector3(0, 0.35, 0),
                                btVector3(0, -1, 0));
   scene.world().setMaterial(box, "test");
