@@ -10,12 +10,14 @@
 #include <BulletCollision/NarrowPhaseCollision/btPointCollector.h>
 #include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
 
+#include <optional>
 #include <string>
 
 #include "bt_eigen.h"
 #include "carom/bullet/ellipsoid_shape.h"
 #include "carom/core/ellipsoid_distance.h"
 #include "carom/error.h"
+#include "mesh_triangles.h"
 
 namespace carom {
 namespace {
@@ -141,6 +143,37 @@ Gap closer(const Gap& best, const Gap& candidate) {
   return candidate.distance < best.distance ? candidate : best;
 }
 
+// How far beyond a convex shape's bounding box the first search of a mesh's triangles reaches
+// (m); each further search reaches twice as far.
+constexpr double kFirstMeshReach = 0.01;
+
+// The smallest gap over the mesh's triangles. A triangle outside the shape's bounding box widened
+// by r is farther than r from the shape: once the closest triangle found within r is at most r
+// away, none outside is closer. The search widens until that holds or it covers the whole mesh.
+Gap convexMeshGap(const btConvexShape& a, const btTransform& ta, const btConcaveShape& mesh,
+                  const btTransform& tmesh) {
+  btVector3 min, max, meshMin, meshMax;
+  a.getAabb(ta, min, max);
+  mesh.getAabb(tmesh, meshMin, meshMax);
+  for (double reach = kFirstMeshReach;; reach *= 2) {
+    const btVector3 pad(reach, reach, reach);
+    std::optional<Gap> best;
+    for (const MeshTriangle& triangle : trianglesIn(mesh, tmesh, min - pad, max + pad)) {
+      Gap g = gap(a, ta, triangleShapeOf(mesh, triangle), tmesh);
+      g.childB = triangle.number;
+      best = best ? closer(*best, g) : g;
+    }
+    if (best && best->distance <= reach) return *best;
+    const bool covered = (min - pad).x() <= meshMin.x() && (min - pad).y() <= meshMin.y() &&
+                         (min - pad).z() <= meshMin.z() && meshMax.x() <= (max + pad).x() &&
+                         meshMax.y() <= (max + pad).y() && meshMax.z() <= (max + pad).z();
+    if (covered) {
+      if (best) return *best;
+      throw Error("gap: the triangle mesh of the pair " + pairName(a, mesh) + " has no triangles");
+    }
+  }
+}
+
 }  // namespace
 
 Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape& b,
@@ -159,13 +192,24 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
     return best;
   }
   if (b.isCompound()) return swapped(gap(b, tb, a, ta));
+  if (isTriangleMesh(a) || isTriangleMesh(b)) {
+    if (isTriangleMesh(a) && isTriangleMesh(b))
+      throw Error("gap: two triangle meshes have no gap here (" + pairName(a, b) + ")");
+    if (isTriangleMesh(a)) return swapped(gap(b, tb, a, ta));
+    if (!a.isConvex())
+      throw Error("gap: unsupported shape pair " + pairName(a, b) +
+                  " (a triangle mesh meets convex shapes only)");
+    return convexMeshGap(static_cast<const btConvexShape&>(a), ta,
+                         static_cast<const btConcaveShape&>(b), tb);
+  }
 
   const bool planeA = a.getShapeType() == STATIC_PLANE_PROXYTYPE;
   const bool planeB = b.getShapeType() == STATIC_PLANE_PROXYTYPE;
   if (planeA && planeB) throw Error("gap: two planes have no gap (" + pairName(a, b) + ")");
   if (!(a.isConvex() || planeA) || !(b.isConvex() || planeB)) {
     throw Error("gap: unsupported shape pair " + pairName(a, b) +
-                " (convex shapes, btStaticPlaneShape and btCompoundShape of those only)");
+                " (convex shapes, btStaticPlaneShape, triangle meshes, heightfields and "
+                "btCompoundShape of those only)");
   }
   if (planeA) return swapped(gap(b, tb, a, ta));
   const int typeA = a.getShapeType();
@@ -184,6 +228,12 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
   if (typeA == SPHERE_SHAPE_PROXYTYPE) {
     if (const EllipsoidShape* ellipsoid = ellipsoidOf(b))
       return sphereEllipsoidGap(static_cast<const btSphereShape&>(a), ta, *ellipsoid, tb);
+  }
+  if (typeA == TRIANGLE_SHAPE_PROXYTYPE && typeB == BOX_SHAPE_PROXYTYPE)
+    return swapped(gap(b, tb, a, ta));
+  if (typeA == BOX_SHAPE_PROXYTYPE && typeB == TRIANGLE_SHAPE_PROXYTYPE) {
+    return convexConvexGap(sharpBox(static_cast<const btBoxShape&>(a)), ta,
+                           static_cast<const btConvexShape&>(b), tb);
   }
   const auto& convexA = static_cast<const btConvexShape&>(a);
   if (planeB) return convexPlaneGap(convexA, ta, static_cast<const btStaticPlaneShape&>(b), tb);

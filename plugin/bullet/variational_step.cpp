@@ -17,6 +17,7 @@
 #include "variational_step.h"
 
 #include "face_crossings.h"
+#include "mesh_triangles.h"
 #include "support_contacts.h"
 
 #include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
@@ -280,8 +281,8 @@ std::vector<int> VariationalStep::addPair(const btCollisionObject* a, const btCo
   if (!m_world.getDispatcher()->needsResponse(a, b)) return added;
   const int bodyA = stepIndexOf(a), bodyB = stepIndexOf(b);
   if (bodyA == kFixed && bodyB == kFixed) return added;
-  for (const int childA : compoundChildrenOf(*a->getCollisionShape())) {
-    for (const int childB : compoundChildrenOf(*b->getCollisionShape())) {
+  for (const int childA : childrenToPair(a, b)) {
+    for (const int childB : childrenToPair(b, a)) {
       CandidatePair pair{a, b, bodyA, bodyB, childA, childB, 0.0};
       const Gap start = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
       if (start.distance <= kContactTolerance)
@@ -297,6 +298,30 @@ std::vector<int> VariationalStep::addPair(const btCollisionObject* a, const btCo
     }
   }
   return added;
+}
+
+std::vector<int> VariationalStep::childrenToPair(const btCollisionObject* object,
+                                                 const btCollisionObject* partner) {
+  const btCollisionShape& shape = *object->getCollisionShape();
+  if (!isTriangleMesh(shape)) return compoundChildrenOf(shape);
+  const int body = stepIndexOf(partner);
+  if (body == kFixed) return {};  // two immovable objects have no pair
+  const auto& mesh = static_cast<const btConcaveShape&>(shape);
+  const auto& [min, max] = m_searched[body];
+  std::vector<int> children;
+  for (const MeshTriangle& triangle : trianglesIn(mesh, object->getWorldTransform(), min, max)) {
+    const std::vector<int>& known = m_pairsOf[body];
+    const bool paired = std::any_of(known.begin(), known.end(), [&](int p) {
+      const CandidatePair& pair = m_pairs[p];
+      return (pair.a == object && pair.childA == triangle.number) ||
+             (pair.b == object && pair.childB == triangle.number);
+    });
+    if (paired) continue;
+    std::unique_ptr<btTriangleShape>& stored = m_triangles[{&shape, triangle.number}];
+    if (!stored) stored = std::make_unique<btTriangleShape>(triangleShapeOf(mesh, triangle));
+    children.push_back(triangle.number);
+  }
+  return children;
 }
 
 std::vector<Island> VariationalStep::findIslands() {
@@ -346,9 +371,24 @@ PairGeometry VariationalStep::geometryAt(const CandidatePair& pair, const core::
   const int children[2] = {pair.childA, pair.childB};
   for (int side = 0; side < 2; ++side) {
     if (children[side] == kWholeShape) continue;
+    if (isTriangleMesh(*geometry.shape[side])) {  // a triangle, in the mesh's frame
+      geometry.shape[side] = m_triangles.at({geometry.shape[side], children[side]}).get();
+      continue;
+    }
     const auto* compound = static_cast<const btCompoundShape*>(geometry.shape[side]);
     geometry.shape[side] = compound->getChildShape(children[side]);
     geometry.frame[side] = geometry.frame[side] * compound->getChildTransform(children[side]);
+  }
+  // A box meets a triangle with sharp corners (sharpBox): its gap, and the triangle's vertex gaps
+  // to it, which would otherwise see its edges rounded.
+  for (int side = 0; side < 2; ++side) {
+    if (geometry.shape[side]->getShapeType() != BOX_SHAPE_PROXYTYPE ||
+        geometry.shape[1 - side]->getShapeType() != TRIANGLE_SHAPE_PROXYTYPE)
+      continue;
+    const auto* box = static_cast<const btBoxShape*>(geometry.shape[side]);
+    std::unique_ptr<btBoxShape>& sharp = m_sharpBoxes[box];
+    if (!sharp) sharp = std::make_unique<btBoxShape>(sharpBox(*box));
+    geometry.shape[side] = sharp.get();
   }
   return geometry;
 }
@@ -365,6 +405,22 @@ const Gap& VariationalStep::gapNow(int p) {
     known = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
   }
   return *known;
+}
+
+bool DistinctContacts::add(const PairContact& contact) {
+  if (contact.pair.childA == kWholeShape && contact.pair.childB == kWholeShape) return true;
+  constexpr double kSameNormal = 1e-9;  // 1 − cos of the angle between the normals
+  const bool repeats = std::any_of(m_kept.begin(), m_kept.end(), [&](const PairContact& other) {
+    // Pairs of the same objects may list them in either order, their normals then opposite.
+    const bool same = contact.pair.a == other.pair.a && contact.pair.b == other.pair.b;
+    const bool swapped = contact.pair.a == other.pair.b && contact.pair.b == other.pair.a;
+    if (!same && !swapped) return false;
+    const double alignment = contact.normal.dot(other.normal);
+    return (contact.point - other.point).norm() <= kSamePoint &&
+           (same ? alignment : -alignment) >= 1 - kSameNormal;
+  });
+  if (!repeats) m_kept.push_back(contact);
+  return !repeats;
 }
 
 std::vector<PairContact> VariationalStep::contactsNow(int p, double reach) {

@@ -6,7 +6,11 @@
 
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleShape.h>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -86,6 +90,22 @@ struct PairContact {
   core::Vec3 normal;
   int feature;  // vertexFeature(), crossingFeature(), or −1 for the gap's witness point
   double gap;   // how far it is from touching (m), 0 when it touches
+};
+
+// The contacts of an impact or a hold, each once. Neighbouring triangles of a mesh (or children
+// of a compound), each a pair of its own, touch a body on their common edge or corner at one point:
+// a ball landing on a triangle's edge was two impacts of the same contact, and as two rows of the
+// hold's LCP the same contact makes it redundant, where Gauss–Seidel converges slowly.
+class DistinctContacts {
+ public:
+  // Whether `contact` repeats none added before: the same two objects touching at the same point
+  // (within kSamePoint) along the same normal.
+  bool add(const PairContact& contact);
+
+ private:
+  // Those of pairs of children: a pair of whole shapes is the only pair of its two objects, and
+  // an island's hold would otherwise compare each of its contacts with all the others.
+  std::vector<PairContact> m_kept;
 };
 
 // A set of step bodies joined by candidate pairs (fixed objects join nothing): what happens in one
@@ -190,6 +210,11 @@ class VariationalStep {
   // The candidate pairs of the two objects (one per pair of their compounds' children), unless
   // they need no response or neither moves: their indices.
   std::vector<int> addPair(const btCollisionObject* a, const btCollisionObject* b);
+  // The children of `object`'s shape to pair with `partner`: a compound's children
+  // (compoundChildrenOf), or the triangles of a mesh or heightfield within the box last searched
+  // for the partner (m_searched) that are not paired with it yet, each kept in m_triangles.
+  std::vector<int> childrenToPair(const btCollisionObject* object,
+                                  const btCollisionObject* partner);
   int stepIndexOf(const btCollisionObject* object) const;  // kFixed for one that is not
   std::vector<Island> findIslands();                       // and m_slot
   // Whether nothing in the island can strike within the step (world_resting_island.cpp): every
@@ -372,6 +397,11 @@ class VariationalStep {
   // AABB, then the last box findNewPartners searched): a body moved within it has no new partner.
   std::vector<std::pair<btVector3, btVector3>> m_searched;
   std::vector<std::vector<int>> m_pairsOf;  // per step body: its candidate pairs
+  // The triangles of meshes and heightfields paired in the step (childrenToPair), by mesh shape
+  // and triangle number: a pair's child shape there (geometryAt).
+  std::map<std::pair<const btCollisionShape*, int>, std::unique_ptr<btTriangleShape>> m_triangles;
+  // The boxes that meet triangles, each as sharpBox makes it, made when a query first needs it.
+  mutable std::map<const btBoxShape*, std::unique_ptr<btBoxShape>> m_sharpBoxes;
   std::vector<HeldContact> m_held;
   int m_nextPair = -1;          // the pair of the island's earliest impact (earliestImpact)
   std::vector<int> m_eventsOf;  // per step body: the step's events its pairs have had

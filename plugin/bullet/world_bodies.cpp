@@ -7,6 +7,7 @@
 
 #include "bt_eigen.h"
 #include "carom/error.h"
+#include "mesh_triangles.h"
 #include "motion_factors.h"
 #include "variational_step.h"
 
@@ -39,6 +40,13 @@ void VariationalStep::readBodies() {
     btRigidBody* body = btRigidBody::upcast(m_world.getCollisionObjectArray()[i]);
     if (body == nullptr || body->isStaticOrKinematicObject() || !body->isActive()) continue;
     detail::requireSupportedFactors(*body, "variational step");
+    if (isTriangleMesh(*body->getCollisionShape())) {
+      throw Error(
+          std::string("variational step: a dynamic body has a triangle mesh or heightfield (") +
+          body->getCollisionShape()->getName() +
+          "); meshes take part only as static or kinematic objects, as in Bullet's "
+          "btBvhTriangleMeshShape (use a btConvexHullShape or a btCompoundShape of them)");
+    }
     active.emplace_back(body, massOf(*body));
   }
   for (const auto& [body, mass] : active) {

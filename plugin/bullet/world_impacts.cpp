@@ -55,6 +55,7 @@ VariationalStep::Outcome VariationalStep::resolveImpact(const Island& island, do
   std::vector<PairContact> contacts;
   std::vector<core::impact::Contact> geometry;
   bool approaching = false;
+  DistinctContacts distinct;
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
     if (!mayTouch(p)) continue;
@@ -74,7 +75,7 @@ VariationalStep::Outcome VariationalStep::resolveImpact(const Island& island, do
       // A contact approaching at most at the resting speed is a persistent one (stage 5), held or
       // to be held: it takes no part in the impact, which would otherwise spread over every resting
       // contact of a pile that gravity presses together within the step.
-      if (approach > restingSpeed) {
+      if (approach > restingSpeed && distinct.add(contact)) {
         contacts.push_back(contact);
         geometry.push_back(c);
       }

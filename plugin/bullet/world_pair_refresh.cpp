@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "bt_eigen.h"
+#include "mesh_triangles.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -81,7 +82,8 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
       const bool paired = std::any_of(known.begin(), known.end(), [&](int p) {
         return m_pairs[p].a == other || m_pairs[p].b == other;
       });
-      if (paired) continue;
+      // A mesh's triangles are paired one by one: the body may have reached new ones.
+      if (paired && !isTriangleMesh(*other->getCollisionShape())) continue;
       if (partner != kFixed && m_islandOf[partner] != id) {
         if (m_islandOf[partner] >= 0) {  // another island's, on its own time: both run again
           m_links.emplace_back(id, m_islandOf[partner]);

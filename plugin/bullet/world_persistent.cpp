@@ -59,6 +59,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     std::vector<PairContact> touching;  // all, for markTouching
   };
   std::vector<Resting> resting;
+  DistinctContacts distinct;  // the contacts of `resting`
   std::vector<bool> heldEarlier(m_pairs.size(), false);
   for (const HeldContact& earlier : m_held)
     heldEarlier[earlier.p] = heldEarlier[earlier.p] || earlier.island == id;
@@ -122,7 +123,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     for (const PairContact& contact : found.touching) {
       const core::impact::Contact c{bodyA, bodyB, contact.point, contact.normal};
       const double normalSpeed = contact.normal.dot(core::impact::relativeVelocity(c));
-      if (normalSpeed >= -restingSpeed && normalSpeed <= separatingSpeed)
+      if (normalSpeed >= -restingSpeed && normalSpeed <= separatingSpeed && distinct.add(contact))
         found.contacts.push_back(contact);
     }
     if (!found.contacts.empty()) resting.push_back(std::move(found));

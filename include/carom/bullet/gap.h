@@ -16,8 +16,10 @@ struct Gap {
   btVector3 normal{0, 0, 1};    // unit, world frame, from B towards A (Bullet's normalOnB)
   btVector3 pointOnA{0, 0, 0};  // witness point on A's surface, world frame (m)
   btVector3 pointOnB{0, 0, 0};  // witness point on B's surface, world frame (m)
-  int childA = -1;              // the compound child of A that realises the gap, -1 otherwise
-  int childB = -1;              // the same for B
+  // The compound child of A that realises the gap; for a triangle mesh or heightfield, its
+  // triangle's number (part · 2²¹ + triangle, as btInternalEdgeUtility numbers them); else -1.
+  int childA = -1;
+  int childB = -1;  // the same for B
 };
 
 // The signed gap between shape a at transform ta and shape b at transform tb.
@@ -30,10 +32,15 @@ struct Gap {
 // btSphereShape, a btBoxShape or a carom::EllipsoidShape is exact too, in closed form (the box as
 // GJK sees it: its half extents without margin, rounded by the margin; the ellipsoid by
 // core::ellipsoidDistance, whatever its margin). A btCompoundShape is the union of its children:
-// the gap is the smallest over child pairs, each child at its world transform.
+// the gap is the smallest over child pairs, each child at its world transform. A triangle mesh or
+// heightfield (a btConcaveShape other than the plane) against a convex shape is the union of its
+// triangles, each a btTriangleShape with the mesh's margin as in Bullet's own convex–concave
+// narrowphase: the gap is the smallest over the triangles near the convex shape, searched in
+// boxes around it that widen until the closest triangle lies within the box searched.
 //
-// Throws carom::Error, naming the shapes, for a pair without a gap: two planes, an empty compound,
-// or a shape that is neither convex, plane nor compound (triangle meshes, heightfields).
+// Throws carom::Error, naming the shapes, for a pair without a gap: two planes, two meshes, a
+// plane and a mesh, an empty compound or mesh, or a shape that is neither convex, plane, mesh nor
+// compound.
 Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape& b,
         const btTransform& tb);
 
