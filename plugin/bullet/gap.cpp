@@ -26,17 +26,6 @@ std::string pairName(const btCollisionShape& a, const btCollisionShape& b) {
   return std::string(a.getName()) + "–" + b.getName();
 }
 
-// The same gap seen from the other side: A and B swap, the normal turns round.
-Gap swapped(const Gap& g) {
-  Gap s = g;
-  s.normal = -g.normal;
-  s.pointOnA = g.pointOnB;
-  s.pointOnB = g.pointOnA;
-  s.childA = g.childB;
-  s.childB = g.childA;
-  return s;
-}
-
 Gap convexConvexGap(const btConvexShape& a, const btTransform& ta, const btConvexShape& b,
                     const btTransform& tb) {
   btVoronoiSimplexSolver simplex;
@@ -176,6 +165,16 @@ Gap convexMeshGap(const btConvexShape& a, const btTransform& ta, const btConcave
 
 }  // namespace
 
+Gap reversed(const Gap& g) {
+  Gap r = g;
+  r.normal = -g.normal;
+  r.pointOnA = g.pointOnB;
+  r.pointOnB = g.pointOnA;
+  r.childA = g.childB;
+  r.childB = g.childA;
+  return r;
+}
+
 Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape& b,
         const btTransform& tb) {
   if (a.isCompound()) {
@@ -191,11 +190,11 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
     }
     return best;
   }
-  if (b.isCompound()) return swapped(gap(b, tb, a, ta));
+  if (b.isCompound()) return reversed(gap(b, tb, a, ta));
   if (isTriangleMesh(a) || isTriangleMesh(b)) {
     if (isTriangleMesh(a) && isTriangleMesh(b))
       throw Error("gap: two triangle meshes have no gap here (" + pairName(a, b) + ")");
-    if (isTriangleMesh(a)) return swapped(gap(b, tb, a, ta));
+    if (isTriangleMesh(a)) return reversed(gap(b, tb, a, ta));
     if (!a.isConvex())
       throw Error("gap: unsupported shape pair " + pairName(a, b) +
                   " (a triangle mesh meets convex shapes only)");
@@ -211,12 +210,12 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
                 " (convex shapes, btStaticPlaneShape, triangle meshes, heightfields and "
                 "btCompoundShape of those only)");
   }
-  if (planeA) return swapped(gap(b, tb, a, ta));
+  if (planeA) return reversed(gap(b, tb, a, ta));
   const int typeA = a.getShapeType();
   const int typeB = b.getShapeType();
   if (typeB == SPHERE_SHAPE_PROXYTYPE &&
       (typeA == BOX_SHAPE_PROXYTYPE || ellipsoidOf(a) != nullptr))
-    return swapped(gap(b, tb, a, ta));
+    return reversed(gap(b, tb, a, ta));
   if (typeA == SPHERE_SHAPE_PROXYTYPE && typeB == SPHERE_SHAPE_PROXYTYPE) {
     return sphereSphereGap(static_cast<const btSphereShape&>(a), ta,
                            static_cast<const btSphereShape&>(b), tb);
@@ -230,7 +229,7 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
       return sphereEllipsoidGap(static_cast<const btSphereShape&>(a), ta, *ellipsoid, tb);
   }
   if (typeA == TRIANGLE_SHAPE_PROXYTYPE && typeB == BOX_SHAPE_PROXYTYPE)
-    return swapped(gap(b, tb, a, ta));
+    return reversed(gap(b, tb, a, ta));
   if (typeA == BOX_SHAPE_PROXYTYPE && typeB == TRIANGLE_SHAPE_PROXYTYPE) {
     return convexConvexGap(sharpBox(static_cast<const btBoxShape&>(a)), ta,
                            static_cast<const btConvexShape&>(b), tb);

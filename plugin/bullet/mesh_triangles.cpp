@@ -48,10 +48,52 @@ std::vector<MeshTriangle> trianglesIn(const btConcaveShape& mesh, const btTransf
   return std::move(collector.found);
 }
 
-btTriangleShape triangleShapeOf(const btConcaveShape& mesh, const MeshTriangle& triangle) {
-  btTriangleShape shape(triangle.corner[0], triangle.corner[1], triangle.corner[2]);
+btTriangleShape triangleShapeOf(const btConcaveShape& mesh, const MeshTriangle& triangle,
+                                bool reversed) {
+  btTriangleShape shape(triangle.corner[0], triangle.corner[reversed ? 2 : 1],
+                        triangle.corner[reversed ? 1 : 2]);
   shape.setMargin(mesh.getMargin());
   return shape;
+}
+
+btVector3 faceNormalOf(const btTriangleShape& triangle, const btTransform& frame) {
+  const btVector3 normal =
+      frame.getBasis() * (triangle.m_vertices1[1] - triangle.m_vertices1[0])
+                             .cross(triangle.m_vertices1[2] - triangle.m_vertices1[0]);
+  const btScalar length = normal.length();
+  return length > 0 ? normal / length : btVector3(0, 0, 0);
+}
+
+btVector3 interiorPointOf(const btConvexShape& shape, const btTransform& frame) {
+  btVector3 sum(0, 0, 0);
+  for (int axis = 0; axis < 3; ++axis) {
+    btVector3 direction(0, 0, 0);
+    direction[axis] = 1;
+    sum += shape.localGetSupportingVertex(direction) + shape.localGetSupportingVertex(-direction);
+  }
+  return frame * (sum / 6);
+}
+
+std::optional<Gap> gapBehindTriangle(const btConvexShape& shape, const btTransform& frame,
+                                     const btTriangleShape& triangle,
+                                     const btTransform& triangleFrame) {
+  const btVector3 normal = faceNormalOf(triangle, triangleFrame);
+  if (normal.isZero()) return std::nullopt;
+  btVector3 corner[3];
+  for (int i = 0; i < 3; ++i)
+    corner[i] = triangleFrame * triangle.m_vertices1[i];
+  const btVector3 centre = interiorPointOf(shape, frame);
+  if (normal.dot(centre - corner[0]) >= 0) return std::nullopt;  // in front of the face
+  for (int i = 0; i < 3; ++i) {  // within the outline: on the inner side of every edge
+    const btVector3 edge = corner[(i + 1) % 3] - corner[i];
+    if (normal.cross(edge).dot(centre - corner[i]) < 0) return std::nullopt;
+  }
+  Gap g;
+  g.normal = normal;
+  g.pointOnA = frame * shape.localGetSupportingVertex(frame.getBasis().transpose() * -normal);
+  g.distance = normal.dot(g.pointOnA - corner[0]) - triangle.getMargin();
+  g.pointOnB = g.pointOnA - normal * g.distance;
+  return g;
 }
 
 btBoxShape sharpBox(const btBoxShape& box) {

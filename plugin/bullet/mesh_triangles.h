@@ -11,7 +11,10 @@
 #include <BulletCollision/CollisionShapes/btTriangleShape.h>
 #include <LinearMath/btTransform.h>
 
+#include <optional>
 #include <vector>
+
+#include "carom/bullet/gap.h"
 
 namespace carom {
 
@@ -36,8 +39,29 @@ std::vector<MeshTriangle> trianglesIn(const btConcaveShape& mesh, const btTransf
                                       const btVector3& min, const btVector3& max);
 
 // A triangle as a convex shape with the mesh's collision margin, as Bullet's own convex–concave
-// narrowphase makes it.
-btTriangleShape triangleShapeOf(const btConcaveShape& mesh, const MeshTriangle& triangle);
+// narrowphase makes it; `reversed`, with its winding, and so its face's normal, turned round.
+btTriangleShape triangleShapeOf(const btConcaveShape& mesh, const MeshTriangle& triangle,
+                                bool reversed = false);
+
+// The normal of a triangle's face by its winding, (v1 − v0) × (v2 − v0), unit, in the world; zero
+// for a degenerate triangle.
+btVector3 faceNormalOf(const btTriangleShape& triangle, const btTransform& frame);
+
+// A point inside a convex shape at `frame` (world): the mean of its supports along the six axis
+// directions of its frame. Its frame's origin (a body's centre of mass) need not be inside it: a
+// convex hull's points are the user's.
+btVector3 interiorPointOf(const btConvexShape& shape, const btTransform& frame);
+
+// A mesh's triangle as the variational step meets it: solid behind its face. A triangle is thin,
+// and a shape's distance to it (GJK's) is never below zero: a ball that ended a step behind a
+// mesh's floor was as far from it as it had gone through, and no impact was located (a 0.1 m ball
+// at 30 m/s went through, measured). Where the convex shape's centre (its frame's origin) lies
+// behind the face, within the triangle's outline, the face is a plane to it: the gap is its support
+// point's height over the plane (negative), as convexPlaneGap's. Elsewhere nothing (the shape is
+// in front, or beside the triangle: GJK's gap holds).
+std::optional<Gap> gapBehindTriangle(const btConvexShape& shape, const btTransform& frame,
+                                     const btTriangleShape& triangle,
+                                     const btTransform& triangleFrame);
 
 // The rounding of a box's edges where it meets a mesh's triangles (m): enough for GJK, which
 // between shapes without margins touches at distance zero, where its normal is EPA's, tilted by up

@@ -284,6 +284,7 @@ std::vector<int> VariationalStep::addPair(const btCollisionObject* a, const btCo
   for (const int childA : childrenToPair(a, b)) {
     for (const int childB : childrenToPair(b, a)) {
       CandidatePair pair{a, b, bodyA, bodyB, childA, childB, 0.0};
+      pair.reversed = facesAway(pair);
       const Gap start = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
       if (start.distance <= kContactTolerance)
         pair.slack = kContactTolerance + std::max(0.0, -start.distance);
@@ -317,11 +318,31 @@ std::vector<int> VariationalStep::childrenToPair(const btCollisionObject* object
              (pair.b == object && pair.childB == triangle.number);
     });
     if (paired) continue;
-    std::unique_ptr<btTriangleShape>& stored = m_triangles[{&shape, triangle.number}];
-    if (!stored) stored = std::make_unique<btTriangleShape>(triangleShapeOf(mesh, triangle));
+    for (const bool reversed : {false, true}) {
+      std::unique_ptr<btTriangleShape>& stored = m_triangles[{&shape, triangle.number, reversed}];
+      if (!stored)
+        stored = std::make_unique<btTriangleShape>(triangleShapeOf(mesh, triangle, reversed));
+    }
     children.push_back(triangle.number);
   }
   return children;
+}
+
+bool VariationalStep::facesAway(const CandidatePair& pair) const {
+  const bool meshA = pair.childA != kWholeShape && isTriangleMesh(*pair.a->getCollisionShape());
+  const bool meshB = pair.childB != kWholeShape && isTriangleMesh(*pair.b->getCollisionShape());
+  if (!meshA && !meshB) return false;
+  const PairGeometry geometry =
+      geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
+  const int mesh = meshA ? 0 : 1;
+  const auto& triangle = static_cast<const btTriangleShape&>(*geometry.shape[mesh]);
+  const btVector3 corner = geometry.frame[mesh] * triangle.m_vertices1[0];
+  const btCollisionShape& body = *geometry.shape[1 - mesh];
+  const btVector3 inside =
+      body.isConvex()
+          ? interiorPointOf(static_cast<const btConvexShape&>(body), geometry.frame[1 - mesh])
+          : geometry.frame[1 - mesh].getOrigin();
+  return faceNormalOf(triangle, geometry.frame[mesh]).dot(inside - corner) < 0;
 }
 
 std::vector<Island> VariationalStep::findIslands() {
@@ -372,7 +393,9 @@ PairGeometry VariationalStep::geometryAt(const CandidatePair& pair, const core::
   for (int side = 0; side < 2; ++side) {
     if (children[side] == kWholeShape) continue;
     if (isTriangleMesh(*geometry.shape[side])) {  // a triangle, in the mesh's frame
-      geometry.shape[side] = m_triangles.at({geometry.shape[side], children[side]}).get();
+      geometry.shape[side] =
+          m_triangles.at({geometry.shape[side], children[side], pair.reversed}).get();
+      geometry.solidBehind[side] = true;
       continue;
     }
     const auto* compound = static_cast<const btCompoundShape*>(geometry.shape[side]);

@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -81,6 +82,10 @@ struct CandidatePair {
   // step may close by up to kContactTolerance more before that counts as an impact, so resting
   // contacts and round-off never trigger one (they are persistent contacts).
   double slack = 0;
+  // Its mesh triangle, if a side is one, faces the body with its winding turned round: the side of
+  // the triangle that the body's centre was on when the pair was made is its front (a mesh's
+  // winding need not face its bodies), and the triangle is solid behind it (gapBehindTriangle).
+  bool reversed = false;
 };
 
 // One contact point of a pair, in the core's convention (normal from A into B).
@@ -215,6 +220,9 @@ class VariationalStep {
   // for the partner (m_searched) that are not paired with it yet, each kept in m_triangles.
   std::vector<int> childrenToPair(const btCollisionObject* object,
                                   const btCollisionObject* partner);
+  // Whether the pair's mesh triangle, as the mesh winds it, faces away from its body's centre now
+  // (CandidatePair::reversed); false for a pair without one.
+  bool facesAway(const CandidatePair& pair) const;
   int stepIndexOf(const btCollisionObject* object) const;  // kFixed for one that is not
   std::vector<Island> findIslands();                       // and m_slot
   // Whether nothing in the island can strike within the step (world_resting_island.cpp): every
@@ -399,7 +407,10 @@ class VariationalStep {
   std::vector<std::vector<int>> m_pairsOf;  // per step body: its candidate pairs
   // The triangles of meshes and heightfields paired in the step (childrenToPair), by mesh shape
   // and triangle number: a pair's child shape there (geometryAt).
-  std::map<std::pair<const btCollisionShape*, int>, std::unique_ptr<btTriangleShape>> m_triangles;
+  // A triangle is kept as the mesh winds it and reversed, as pairs face it
+  // (CandidatePair::reversed).
+  std::map<std::tuple<const btCollisionShape*, int, bool>, std::unique_ptr<btTriangleShape>>
+      m_triangles;
   // The boxes that meet triangles, each as sharpBox makes it, made when a query first needs it.
   mutable std::map<const btBoxShape*, std::unique_ptr<btBoxShape>> m_sharpBoxes;
   std::vector<HeldContact> m_held;

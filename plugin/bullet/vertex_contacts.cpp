@@ -4,12 +4,22 @@
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 
 #include <cmath>
+#include <optional>
 
+#include "mesh_triangles.h"
 #include "variational_step.h"
 
 namespace carom {
 
 Gap gapOf(const PairGeometry& geometry) {
+  for (int side = 0; side < 2; ++side) {
+    const btCollisionShape& shape = *geometry.shape[side];
+    if (!geometry.solidBehind[1 - side] || !shape.isConvex()) continue;
+    const std::optional<Gap> behind = gapBehindTriangle(
+        static_cast<const btConvexShape&>(shape), geometry.frame[side],
+        static_cast<const btTriangleShape&>(*geometry.shape[1 - side]), geometry.frame[1 - side]);
+    if (behind) return side == 0 ? *behind : reversed(*behind);
+  }
   return gap(*geometry.shape[0], geometry.frame[0], *geometry.shape[1], geometry.frame[1]);
 }
 
@@ -55,10 +65,11 @@ btVector3 vertexAt(const btPolyhedralConvexShape& polyhedron, const btTransform&
 
 double pointGap(const PairGeometry& geometry, int side, const btVector3& point) {
   static const btSphereShape sphere(0);
-  return gap(sphere, btTransform(btMatrix3x3::getIdentity(), point), *geometry.shape[1 - side],
-             geometry.frame[1 - side])
-             .distance -
-         kContactTolerance;
+  PairGeometry pointAndOther = geometry;
+  pointAndOther.shape[side] = &sphere;
+  pointAndOther.frame[side] = btTransform(btMatrix3x3::getIdentity(), point);
+  pointAndOther.solidBehind[side] = false;
+  return gapOf(pointAndOther).distance - kContactTolerance;
 }
 
 double vertexMargin(const btCollisionShape& polyhedron) {

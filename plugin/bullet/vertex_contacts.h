@@ -18,9 +18,12 @@ namespace carom {
 struct PairGeometry {
   const btCollisionShape* shape[2];
   btTransform frame[2];
+  // Whether the side is a mesh's triangle, solid behind its face (gapBehindTriangle).
+  bool solidBehind[2] = {false, false};
 };
 
-// The pair's signed gap at those poses (carom::gap).
+// The pair's signed gap at those poses (carom::gap; behind a solidBehind triangle,
+// gapBehindTriangle).
 Gap gapOf(const PairGeometry& geometry);
 
 // The children a pair takes of the shape: each child of a btCompoundShape (a compound child of

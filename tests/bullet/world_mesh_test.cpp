@@ -12,6 +12,7 @@
 #include <functional>
 #include <vector>
 
+#include "bullet/fast_ball.h"
 #include "bullet/world_scene.h"
 #include "carom/error.h"
 
@@ -26,15 +27,17 @@ Config withMaterial(SolverKind kind, double restitution, double friction = 0.0) 
 }
 
 // A square floor in the plane y = 0 of side `size`, centred on the origin, in n × n cells of two
-// triangles each, split along the diagonal x = z within each cell: a level's ground mesh.
-btBvhTriangleMeshShape* floorMesh(btTriangleMesh& triangles, double size, int n) {
+// triangles each, split along the diagonal x = z within each cell: a level's ground mesh. Wound
+// with its faces' normals down where `facingDown`: a mesh's winding need not face its bodies.
+btBvhTriangleMeshShape* floorMesh(btTriangleMesh& triangles, double size, int n,
+                                  bool facingDown = false) {
   const double cell = size / n;
   for (int i = 0; i < n; ++i) {
     for (int k = 0; k < n; ++k) {
       const double x = -0.5 * size + i * cell, z = -0.5 * size + k * cell;
       const btVector3 a(x, 0, z), b(x + cell, 0, z), c(x + cell, 0, z + cell), d(x, 0, z + cell);
-      triangles.addTriangle(a, b, c);
-      triangles.addTriangle(a, c, d);
+      triangles.addTriangle(a, facingDown ? b : c, facingDown ? c : b);
+      triangles.addTriangle(a, facingDown ? c : d, facingDown ? d : c);
     }
   }
   return new btBvhTriangleMeshShape(&triangles, true);
@@ -59,6 +62,11 @@ struct Grounds {
   Ground mesh() {
     return [this](test::Scene<DynamicsWorld>& scene) {
       return scene.add(floorMesh(triangles, 4.0, 4), 0, btVector3(0, 0, 0));
+    };
+  }
+  Ground meshFacingDown() {
+    return [this](test::Scene<DynamicsWorld>& scene) {
+      return scene.add(floorMesh(triangles, 4.0, 4, true), 0, btVector3(0, 0, 0));
     };
   }
   Ground heightfield() {
@@ -89,7 +97,8 @@ std::vector<ImpactEvent> dropBall(const Config& config, const Ground& ground,
 }
 
 // An elastic ball bounces on a mesh at the instants it bounces on a plane, keeping its energy:
-// in a cell's interior, and on a triangle's edge, where it touches two triangles at one point.
+// in a cell's interior, and on a triangle's edge, where it touches two triangles at one point;
+// on a mesh wound the other way too.
 TEST(DynamicsWorldMesh, AnElasticBallBouncesOnAMeshAsOnAPlane) {
   const Config config = withMaterial(SolverKind::variational, 1.0);
   const int steps = 20 * 52;  // 20 bounces of 0.857 s
@@ -99,6 +108,12 @@ TEST(DynamicsWorldMesh, AnElasticBallBouncesOnAMeshAsOnAPlane) {
     double drift = 0, lowest = 1;
     const std::vector<ImpactEvent> onMesh =
         dropBall(config, grounds.mesh(), start, steps, &drift, &lowest);
+    Grounds downward;
+    const std::vector<ImpactEvent> onDownward =
+        dropBall(config, downward.meshFacingDown(), start, steps);
+    ASSERT_EQ(onDownward.size(), onPlane.size());
+    for (std::size_t i = 0; i < onDownward.size(); ++i)
+      EXPECT_NEAR(onDownward[i].time, onPlane[i].time, 1e-9) << "bounce " << i;
     ASSERT_EQ(onMesh.size(), onPlane.size()) << "from x = " << start.x();
     ASSERT_GE(onMesh.size(), 20u);
     for (std::size_t i = 0; i < onMesh.size(); ++i) {
@@ -109,6 +124,20 @@ TEST(DynamicsWorldMesh, AnElasticBallBouncesOnAMeshAsOnAPlane) {
     EXPECT_GE(lowest, 0.1 - 1e-9);  // never into the mesh
     std::printf("[ measured ] ball on a mesh from x = %.2f: %zu bounces, energy drift %.3e\n",
                 start.x(), onMesh.size(), drift);
+  }
+}
+
+// The fast ball (fast_ball.h) ends a step far behind the mesh's thin triangles, and still strikes
+// them; on a mesh wound the other way and on a heightfield too.
+TEST(DynamicsWorldMesh, AFastSmallBallDoesNotTunnelThroughAMeshOrAHeightfield) {
+  for (int which = 0; which < 3; ++which) {
+    Grounds grounds;
+    const Ground ground = which == 0   ? grounds.mesh()
+                          : which == 1 ? grounds.meshFacingDown()
+                                       : grounds.heightfield();
+    test::Scene<DynamicsWorld> scene(withMaterial(SolverKind::variational, 1.0));
+    scene.world().setMaterial(ground(scene), "test");
+    test::expectAFastBallToStrikeTheGroundOnce(scene, btVector3(0.13, 1.13, 0.31));
   }
 }
 

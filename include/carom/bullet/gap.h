@@ -22,6 +22,9 @@ struct Gap {
   int childB = -1;  // the same for B
 };
 
+// The same gap seen from the other side: A and B exchanged, the normal turned round.
+Gap reversed(const Gap& g);
+
 // The signed gap between shape a at transform ta and shape b at transform tb.
 //
 // Convex pairs go through btGjkPairDetector with a btVoronoiSimplexSolver and a
