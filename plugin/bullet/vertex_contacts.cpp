@@ -65,11 +65,13 @@ btVector3 vertexAt(const btPolyhedralConvexShape& polyhedron, const btTransform&
 
 double pointGap(const PairGeometry& geometry, int side, const btVector3& point) {
   static const btSphereShape sphere(0);
-  PairGeometry pointAndOther = geometry;
-  pointAndOther.shape[side] = &sphere;
-  pointAndOther.frame[side] = btTransform(btMatrix3x3::getIdentity(), point);
-  pointAndOther.solidBehind[side] = false;
-  return gapOf(pointAndOther).distance - kContactTolerance;
+  const btTransform at(btMatrix3x3::getIdentity(), point);
+  const btCollisionShape& other = *geometry.shape[1 - side];
+  const btTransform& frame = geometry.frame[1 - side];
+  std::optional<Gap> behind;
+  if (geometry.solidBehind[1 - side])
+    behind = gapBehindTriangle(sphere, at, static_cast<const btTriangleShape&>(other), frame);
+  return (behind ? behind->distance : gap(sphere, at, other, frame).distance) - kContactTolerance;
 }
 
 double vertexMargin(const btCollisionShape& polyhedron) {
