@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "aabb.h"
 #include "bt_eigen.h"
 #include "carom/bullet/ellipsoid_shape.h"
 #include "carom/core/ellipsoid_distance.h"
@@ -153,9 +154,7 @@ Gap convexMeshGap(const btConvexShape& a, const btTransform& ta, const btConcave
       best = best ? closer(*best, g) : g;
     }
     if (best && best->distance <= reach) return *best;
-    const bool covered = (min - pad).x() <= meshMin.x() && (min - pad).y() <= meshMin.y() &&
-                         (min - pad).z() <= meshMin.z() && meshMax.x() <= (max + pad).x() &&
-                         meshMax.y() <= (max + pad).y() && meshMax.z() <= (max + pad).z();
+    const bool covered = aabbContains(min - pad, max + pad, meshMin, meshMax);
     if (covered) {
       if (best) return *best;
       throw Error("gap: the triangle mesh of the pair " + pairName(a, mesh) + " has no triangles");

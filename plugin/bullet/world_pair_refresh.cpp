@@ -12,6 +12,7 @@
 
 #include <algorithm>
 
+#include "aabb.h"
 #include "bt_eigen.h"
 #include "mesh_triangles.h"
 #include "variational_step.h"
@@ -60,9 +61,7 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
     sweptAabb(*object, btTransform(toBt(m_bodies[body].state.R), toBt(m_bodies[body].state.x)),
               btTransform(toBt(m_trial[body].R), toBt(m_trial[body].x)), min, max);
     auto& [searchedMin, searchedMax] = m_searched[body];
-    if (searchedMin.x() <= min.x() && searchedMin.y() <= min.y() && searchedMin.z() <= min.z() &&
-        max.x() <= searchedMax.x() && max.y() <= searchedMax.y() && max.z() <= searchedMax.z())
-      continue;
+    if (aabbContains(searchedMin, searchedMax, min, max)) continue;
     const btVector3 pad(kSearchPad, kSearchPad, kSearchPad);
     min -= pad;
     max += pad;
