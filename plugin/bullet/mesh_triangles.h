@@ -55,10 +55,10 @@ btVector3 interiorPointOf(const btConvexShape& shape, const btTransform& frame);
 // A mesh's triangle as the variational step meets it: solid behind its face. A triangle is thin,
 // and a shape's distance to it (GJK's) is never below zero: a ball that ended a step behind a
 // mesh's floor was as far from it as it had gone through, and no impact was located (a 0.1 m ball
-// at 30 m/s went through, measured). Where the convex shape's centre (its frame's origin) lies
-// behind the face, within the triangle's outline, the face is a plane to it: the gap is its support
-// point's height over the plane (negative), as convexPlaneGap's. Elsewhere nothing (the shape is
-// in front, or beside the triangle: GJK's gap holds).
+// at 30 m/s went through, measured). Where the convex shape's interiorPointOf lies behind the
+// face, within the triangle's outline, the face is a plane to it: the gap is its support point's
+// height over the plane (negative), as convexPlaneGap's. Elsewhere nothing (the shape is in front,
+// or beside the triangle: GJK's gap holds).
 std::optional<Gap> gapBehindTriangle(const btConvexShape& shape, const btTransform& frame,
                                      const btTriangleShape& triangle,
                                      const btTransform& triangleFrame);

@@ -83,8 +83,9 @@ struct CandidatePair {
   // contacts and round-off never trigger one (they are persistent contacts).
   double slack = 0;
   // Its mesh triangle, if a side is one, faces the body with its winding turned round: the side of
-  // the triangle that the body's centre was on when the pair was made is its front (a mesh's
-  // winding need not face its bodies), and the triangle is solid behind it (gapBehindTriangle).
+  // the triangle that the body's shape's interiorPointOf was on when the pair was made is its
+  // front (a mesh's winding need not face its bodies), and the triangle is solid behind it
+  // (gapBehindTriangle).
   bool reversed = false;
 };
 
@@ -220,8 +221,8 @@ class VariationalStep {
   // for the partner (m_searched) that are not paired with it yet, each kept in m_triangles.
   std::vector<int> childrenToPair(const btCollisionObject* object,
                                   const btCollisionObject* partner);
-  // Whether the pair's mesh triangle, as the mesh winds it, faces away from its body's centre now
-  // (CandidatePair::reversed); false for a pair without one.
+  // Whether the pair's mesh triangle, as the mesh winds it, faces away from its body's shape's
+  // interiorPointOf now (CandidatePair::reversed); false for a pair without one.
   bool facesAway(const CandidatePair& pair) const;
   int stepIndexOf(const btCollisionObject* object) const;  // kFixed for one that is not
   std::vector<Island> findIslands();                       // and m_slot
