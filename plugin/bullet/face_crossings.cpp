@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
+#include <limits>
 
 namespace carom {
 namespace {
 
+// A point seen along the normal; an outline's corner keeps its height along it too.
 struct Point2 {
   double x, y;
+  double height = 0;
 };
 
 // > 0 when o → a → b turns counter-clockwise.
@@ -60,7 +63,7 @@ std::vector<Point2> clipped(std::vector<Point2> subject, const std::vector<Point
       if (sp >= 0) kept.push_back(p);
       if ((sp >= 0) != (sq >= 0)) {
         const double t = sp / (sp - sq);
-        kept.push_back({p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)});
+        kept.push_back({p.x + t * (q.x - p.x), p.y + t * (q.y - p.y), 0});
       }
     }
     subject = std::move(kept);
@@ -75,6 +78,26 @@ double distanceToSegment(const Point2& p, const Point2& a, const Point2& b) {
   const double t =
       length2 > 0 ? std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / length2, 0.0, 1.0) : 0.0;
   return std::hypot(p.x - a.x - t * dx, p.y - a.y - t * dy);
+}
+
+// The height of the outline `hull` (a convex polygon, a segment or a point, its corners' heights
+// given) at `p` on it: along its nearest side, between that side's ends. The outline's sides
+// within the reach of a contact plane are the edges of a face, or of an edge, of a polyhedron.
+double heightOnOutline(const std::vector<Point2>& hull, const Point2& p) {
+  if (hull.size() == 1) return hull.front().height;
+  double nearest = std::numeric_limits<double>::infinity(), height = 0;
+  const std::size_t sides = hull.size() == 2 ? 1 : hull.size();
+  for (std::size_t e = 0; e < sides; ++e) {
+    const Point2& a = hull[e];
+    const Point2& b = hull[(e + 1) % hull.size()];
+    const double distance = distanceToSegment(p, a, b);
+    if (distance >= nearest) continue;
+    nearest = distance;
+    const double length = std::hypot(b.x - a.x, b.y - a.y);
+    const double t = length > 0 ? std::hypot(p.x - a.x, p.y - a.y) / length : 0.0;
+    height = a.height + std::clamp(t, 0.0, 1.0) * (b.height - a.height);
+  }
+  return height;
 }
 
 }  // namespace
@@ -98,9 +121,9 @@ bool withinOutline(const std::vector<btVector3>& corners, const btVector3& norma
   return true;
 }
 
-std::vector<btVector3> faceCrossings(const PairGeometry& geometry, const btVector3& normal,
-                                     const btVector3& pointOnA, const btVector3& pointOnB,
-                                     double reach) {
+std::vector<FaceCrossing> faceCrossings(const PairGeometry& geometry, const btVector3& normal,
+                                        const btVector3& pointOnA, const btVector3& pointOnB,
+                                        double reach) {
   btVector3 t1, t2;
   btPlaneSpace1(normal, t1, t2);
   std::vector<Point2> outline[2];
@@ -112,7 +135,7 @@ std::vector<btVector3> faceCrossings(const PairGeometry& geometry, const btVecto
     for (int i = 0; i < polyhedron->getNumVertices(); ++i) {
       const btVector3 world = surfaceVertexAt(geometry, side, i, away);
       if (away.dot(world - witness) <= reach)
-        outline[side].push_back({t1.dot(world), t2.dot(world)});
+        outline[side].push_back({t1.dot(world), t2.dot(world), normal.dot(world)});
     }
   }
   const std::vector<Point2> a = hullOf(outline[0]), b = hullOf(outline[1]);
@@ -123,18 +146,19 @@ std::vector<btVector3> faceCrossings(const PairGeometry& geometry, const btVecto
   } else if (a.size() >= 3) {
     overlap = clipped(b, a);
   }
-  const double height = normal.dot(0.5 * (pointOnA + pointOnB));
-  std::vector<btVector3> crossings;
+  std::vector<FaceCrossing> crossings;
   for (const Point2& corner : overlap) {
     const bool vertex = std::any_of(std::begin(outline), std::end(outline), [&](const auto& side) {
       return std::any_of(side.begin(), side.end(),
                          [&](const Point2& v) { return near(v, corner); });
     });
-    const btVector3 world = corner.x * t1 + corner.y * t2 + height * normal;
-    const bool listed = std::any_of(crossings.begin(), crossings.end(), [&](const btVector3& c) {
-      return (c - world).length() <= kSamePoint;
+    // Where the two outlines cross, each shape's surface is at its outline's height there.
+    const double onA = heightOnOutline(a, corner), onB = heightOnOutline(b, corner);
+    const btVector3 world = corner.x * t1 + corner.y * t2 + 0.5 * (onA + onB) * normal;
+    const bool listed = std::any_of(crossings.begin(), crossings.end(), [&](const FaceCrossing& c) {
+      return (c.point - world).length() <= kSamePoint;
     });
-    if (!vertex && !listed) crossings.push_back(world);
+    if (!vertex && !listed) crossings.push_back({world, onA - onB});
   }
   return crossings;
 }

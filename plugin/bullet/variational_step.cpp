@@ -471,9 +471,10 @@ std::vector<PairContact> VariationalStep::contactsNow(int p, double reach) {
                         std::max(0.0, corner.gap)});
   }
   int crossing = 0;
-  for (const btVector3& point : faceCrossings(geometry, g.normal, g.pointOnA, g.pointOnB, reach))
-    contacts.push_back(
-        {pair, toEigen(point), normal, crossingFeature(crossing++), std::max(0.0, g.distance)});
+  for (const FaceCrossing& corner :
+       faceCrossings(geometry, g.normal, g.pointOnA, g.pointOnB, reach))
+    contacts.push_back({pair, toEigen(corner.point), normal, crossingFeature(crossing++),
+                        std::max(0.0, corner.gap - kContactTolerance)});
   // The gap's witness point where the points above do not hold it: a smooth shape's one point, or
   // an edge crossing an edge beyond a face's outline (a tilted box on a box's edge, held at the
   // edge's end in the face alone, sank at the crossing by 4 mm, measured). One within the holding

@@ -3,6 +3,7 @@
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -84,14 +85,23 @@ btVector3 surfaceVertexAt(const PairGeometry& geometry, int side, int vertex,
   return vertexAt(*polyhedronOf(&shape), geometry.frame[side], vertex) - vertexMargin(shape) * away;
 }
 
+double sharpBoxDistance(const btBoxShape& box, const btTransform& frame, const btVector3& point) {
+  const btVector3 beyond = frame.invXform(point).absolute() - box.getHalfExtentsWithMargin();
+  const btVector3 outside(std::max<btScalar>(beyond.x(), 0), std::max<btScalar>(beyond.y(), 0),
+                          std::max<btScalar>(beyond.z(), 0));
+  return outside.length() + std::min<btScalar>(beyond[beyond.maxAxis()], 0);
+}
+
 double vertexGap(const PairGeometry& geometry, int side, int vertex) {
   const btCollisionShape& shape = *geometry.shape[side];
+  const btVector3 point = vertexAt(*polyhedronOf(&shape), geometry.frame[side], vertex);
   const btCollisionShape& other = *geometry.shape[1 - side];
-  const double rounding = polyhedronOf(&other) != nullptr && vertexMargin(other) == 0
-                              ? (std::sqrt(3.0) - 1) * other.getMargin()
-                              : 0.0;
-  return pointGap(geometry, side, vertexAt(*polyhedronOf(&shape), geometry.frame[side], vertex)) -
-         vertexMargin(shape) - rounding;
+  const double gap = other.getShapeType() == BOX_SHAPE_PROXYTYPE
+                         ? sharpBoxDistance(static_cast<const btBoxShape&>(other),
+                                            geometry.frame[1 - side], point) -
+                               kContactTolerance
+                         : pointGap(geometry, side, point);
+  return gap - vertexMargin(shape);
 }
 
 }  // namespace carom
