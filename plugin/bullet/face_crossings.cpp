@@ -63,7 +63,7 @@ std::vector<Point2> clipped(std::vector<Point2> subject, const std::vector<Point
       if (sp >= 0) kept.push_back(p);
       if ((sp >= 0) != (sq >= 0)) {
         const double t = sp / (sp - sq);
-        kept.push_back({p.x + t * (q.x - p.x), p.y + t * (q.y - p.y), 0});
+        kept.push_back({p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)});
       }
     }
     subject = std::move(kept);
@@ -71,13 +71,17 @@ std::vector<Point2> clipped(std::vector<Point2> subject, const std::vector<Point
   return subject;
 }
 
-// The distance from p to the segment a–b.
-double distanceToSegment(const Point2& p, const Point2& a, const Point2& b) {
+// Where the point of the segment a–b nearest to p lies along it: 0 at a, 1 at b.
+double alongSegment(const Point2& p, const Point2& a, const Point2& b) {
   const double dx = b.x - a.x, dy = b.y - a.y;
   const double length2 = dx * dx + dy * dy;
-  const double t =
-      length2 > 0 ? std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / length2, 0.0, 1.0) : 0.0;
-  return std::hypot(p.x - a.x - t * dx, p.y - a.y - t * dy);
+  return length2 > 0 ? std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / length2, 0.0, 1.0) : 0.0;
+}
+
+// The distance from p to the segment a–b.
+double distanceToSegment(const Point2& p, const Point2& a, const Point2& b) {
+  const double t = alongSegment(p, a, b);
+  return std::hypot(p.x - a.x - t * (b.x - a.x), p.y - a.y - t * (b.y - a.y));
 }
 
 // The height of the outline `hull` (a convex polygon, a segment or a point, its corners' heights
@@ -93,9 +97,7 @@ double heightOnOutline(const std::vector<Point2>& hull, const Point2& p) {
     const double distance = distanceToSegment(p, a, b);
     if (distance >= nearest) continue;
     nearest = distance;
-    const double length = std::hypot(b.x - a.x, b.y - a.y);
-    const double t = length > 0 ? std::hypot(p.x - a.x, p.y - a.y) / length : 0.0;
-    height = a.height + std::clamp(t, 0.0, 1.0) * (b.height - a.height);
+    height = a.height + alongSegment(p, a, b) * (b.height - a.height);
   }
   return height;
 }
