@@ -84,22 +84,28 @@ double distanceToSegment(const Point2& p, const Point2& a, const Point2& b) {
   return std::hypot(p.x - a.x - t * (b.x - a.x), p.y - a.y - t * (b.y - a.y));
 }
 
-// The height of the outline `hull` (a convex polygon, a segment or a point, its corners' heights
-// given) at `p` on it: along its nearest side, between that side's ends. The outline's sides
-// within the reach of a contact plane are the edges of a face, or of an edge, of a polyhedron.
-double heightOnOutline(const std::vector<Point2>& hull, const Point2& p) {
-  if (hull.size() == 1) return hull.front().height;
-  double nearest = std::numeric_limits<double>::infinity(), height = 0;
+// Where `p` is in relation to an outline: how far from its nearest side, and the outline's height
+// at that side's point nearest to p, between the side's ends.
+struct OnOutline {
+  double distance;
+  double height;
+};
+
+// `p` against the outline `hull` (a convex polygon, a segment or a point, its corners' heights
+// given). The outline's sides within the reach of a contact plane are the edges of a face, or of
+// an edge, of a polyhedron.
+OnOutline onOutline(const std::vector<Point2>& hull, const Point2& p) {
+  if (hull.size() == 1) return {std::hypot(p.x - hull[0].x, p.y - hull[0].y), hull[0].height};
+  OnOutline nearest{std::numeric_limits<double>::infinity(), 0};
   const std::size_t sides = hull.size() == 2 ? 1 : hull.size();
   for (std::size_t e = 0; e < sides; ++e) {
     const Point2& a = hull[e];
     const Point2& b = hull[(e + 1) % hull.size()];
     const double distance = distanceToSegment(p, a, b);
-    if (distance >= nearest) continue;
-    nearest = distance;
-    height = a.height + alongSegment(p, a, b) * (b.height - a.height);
+    if (distance < nearest.distance)
+      nearest = {distance, a.height + alongSegment(p, a, b) * (b.height - a.height)};
   }
-  return height;
+  return nearest;
 }
 
 }  // namespace
@@ -154,13 +160,16 @@ std::vector<FaceCrossing> faceCrossings(const PairGeometry& geometry, const btVe
       return std::any_of(side.begin(), side.end(),
                          [&](const Point2& v) { return near(v, corner); });
     });
-    // Where the two outlines cross, each shape's surface is at its outline's height there.
-    const double onA = heightOnOutline(a, corner), onB = heightOnOutline(b, corner);
-    const btVector3 world = corner.x * t1 + corner.y * t2 + 0.5 * (onA + onB) * normal;
+    // Where the two outlines cross, each shape's surface is at its outline's height there. A
+    // corner at a vertex is that vertex's contact, unless it lies on both outlines.
+    const OnOutline onA = onOutline(a, corner), onB = onOutline(b, corner);
+    if (vertex && std::max(onA.distance, onB.distance) > kSamePoint) continue;
+    const btVector3 world =
+        corner.x * t1 + corner.y * t2 + 0.5 * (onA.height + onB.height) * normal;
     const bool listed = std::any_of(crossings.begin(), crossings.end(), [&](const FaceCrossing& c) {
       return (c.point - world).length() <= kSamePoint;
     });
-    if (!vertex && !listed) crossings.push_back({world, onA - onB});
+    if (!listed) crossings.push_back({world, onA.height - onB.height, vertex});
   }
   return crossings;
 }

@@ -11,16 +11,21 @@
 
 namespace carom {
 
-// A corner of two faces' overlap: in the world midway between the two surfaces there, and how far
-// they are apart there along the normal (m).
+// A corner of two faces' overlap: in the world midway between the two surfaces there, how far
+// they are apart there along the normal (m), and whether it is also a vertex of one of them.
 struct FaceCrossing {
   btVector3 point;
   double gap;
+  bool atVertex;
 };
 
 // Seen along the contact normal `normal` (unit, from B toward A), the outlines of the pair's faces
 // (or edges) within `reach` of the contact plane through the witness points: the corners of their
-// overlap, less the shapes' own vertices (vertex contacts; within kSamePoint). Each corner's gap
+// overlap, less the shapes' own vertices (vertex contacts; within kSamePoint) but for those on both
+// outlines (atVertex): two faces whose sides are in line (equal boxes stacked) cross at the
+// vertices, where a vertex's distance to the other shape, beside it by a few µm, hid the other's
+// edge sunk 20 µm into its face there, and the pair was held so, landing again every step
+// (measured). Each corner's gap
 // is the two outlines' heights there: a face within the reach but tilted from the contact plane
 // (a box landed on a box, its raised side 0.35 mm up) stands apart at its far corners, where the
 // pair's gap, taken for all of them before, held them as touching and propped the face tilted

@@ -472,9 +472,21 @@ std::vector<PairContact> VariationalStep::contactsNow(int p, double reach) {
   }
   int crossing = 0;
   for (const FaceCrossing& corner :
-       faceCrossings(geometry, g.normal, g.pointOnA, g.pointOnB, reach))
-    contacts.push_back({pair, toEigen(corner.point), normal, crossingFeature(crossing++),
-                        std::max(0.0, corner.gap - kContactTolerance)});
+       faceCrossings(geometry, g.normal, g.pointOnA, g.pointOnB, reach)) {
+    const double gap = std::max(0.0, corner.gap - kContactTolerance);
+    const core::Vec3 point = toEigen(corner.point);
+    // A vertex at the crossing, seen along the normal, is as far from touching as the faces there.
+    const auto atCorner = [&](const PairContact& contact) {
+      const core::Vec3 apart = contact.point - point;
+      return (apart - apart.dot(normal) * normal).norm() <= kSamePoint;
+    };
+    const auto vertex = std::find_if(contacts.begin(), contacts.end(), atCorner);
+    if (corner.atVertex && vertex != contacts.end()) {
+      vertex->gap = std::min(vertex->gap, gap);
+    } else {
+      contacts.push_back({pair, point, normal, crossingFeature(crossing++), gap});
+    }
+  }
   // The gap's witness point where the points above do not hold it: a smooth shape's one point, or
   // an edge crossing an edge beyond a face's outline (a tilted box on a box's edge, held at the
   // edge's end in the face alone, sank at the crossing by 4 mm, measured). One within the holding
