@@ -480,8 +480,9 @@ std::vector<PairContact> VariationalStep::contactsNow(int p, double reach) {
       const core::Vec3 apart = contact.point - point;
       return (apart - apart.dot(normal) * normal).norm() <= kSamePoint;
     };
-    const auto vertex = std::find_if(contacts.begin(), contacts.end(), atCorner);
-    if (corner.atVertex && vertex != contacts.end()) {
+    const auto vertex =
+        corner.atVertex ? std::find_if(contacts.begin(), contacts.end(), atCorner) : contacts.end();
+    if (vertex != contacts.end()) {
       vertex->gap = std::min(vertex->gap, gap);
     } else {
       contacts.push_back({pair, point, normal, crossingFeature(crossing++), gap});
