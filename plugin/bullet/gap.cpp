@@ -14,6 +14,7 @@
 #include <string>
 
 #include "aabb.h"
+#include "box_distance.h"
 #include "bt_eigen.h"
 #include "carom/bullet/ellipsoid_shape.h"
 #include "carom/core/ellipsoid_distance.h"
@@ -80,29 +81,8 @@ Gap sphereGap(const btVector3& c, btScalar r, btScalar distance, const btVector3
 Gap sphereBoxGap(const btSphereShape& a, const btTransform& ta, const btBoxShape& b,
                  const btTransform& tb) {
   const btVector3 c = ta.getOrigin();
-  const btVector3 local = tb.invXform(c);
-  const btVector3& core = b.getHalfExtentsWithoutMargin();
-  btVector3 outside(0, 0, 0);  // from the core's closest point to c, where c is outside the core
-  int nearestFace = 0;         // where c is inside: the axis of the face nearest to it
-  btScalar inside = -BT_LARGE_FLOAT;
-  for (int axis = 0; axis < 3; ++axis) {
-    const btScalar beyond = btFabs(local[axis]) - core[axis];
-    if (beyond > 0) outside[axis] = local[axis] > 0 ? beyond : -beyond;
-    if (beyond > inside) {
-      inside = beyond;
-      nearestFace = axis;
-    }
-  }
-  btVector3 normal(0, 0, 0);
-  btScalar distance = 0;
-  if (outside.length2() > 0) {
-    distance = outside.length();
-    normal = outside / distance;
-  } else {
-    distance = inside;
-    normal[nearestFace] = local[nearestFace] < 0 ? -1 : 1;
-  }
-  return sphereGap(c, a.getRadius(), distance - b.getMargin(), tb.getBasis() * normal);
+  const BoxDistance d = boxDistance(tb.invXform(c), b.getHalfExtentsWithoutMargin());
+  return sphereGap(c, a.getRadius(), d.distance - b.getMargin(), tb.getBasis() * d.normal);
 }
 
 Gap sphereSphereGap(const btSphereShape& a, const btTransform& ta, const btSphereShape& b,

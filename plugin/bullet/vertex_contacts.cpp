@@ -1,12 +1,13 @@
 #include "vertex_contacts.h"
 
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btCompoundShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 
-#include <algorithm>
 #include <cmath>
 #include <optional>
 
+#include "box_distance.h"
 #include "mesh_triangles.h"
 #include "variational_step.h"
 
@@ -85,22 +86,17 @@ btVector3 surfaceVertexAt(const PairGeometry& geometry, int side, int vertex,
   return vertexAt(*polyhedronOf(&shape), geometry.frame[side], vertex) - vertexMargin(shape) * away;
 }
 
-double sharpBoxDistance(const btBoxShape& box, const btTransform& frame, const btVector3& point) {
-  const btVector3 beyond = frame.invXform(point).absolute() - box.getHalfExtentsWithMargin();
-  const btVector3 outside(std::max<btScalar>(beyond.x(), 0), std::max<btScalar>(beyond.y(), 0),
-                          std::max<btScalar>(beyond.z(), 0));
-  return outside.length() + std::min<btScalar>(beyond[beyond.maxAxis()], 0);
-}
-
 double vertexGap(const PairGeometry& geometry, int side, int vertex) {
   const btCollisionShape& shape = *geometry.shape[side];
   const btVector3 point = vertexAt(*polyhedronOf(&shape), geometry.frame[side], vertex);
   const btCollisionShape& other = *geometry.shape[1 - side];
-  const double gap = other.getShapeType() == BOX_SHAPE_PROXYTYPE
-                         ? sharpBoxDistance(static_cast<const btBoxShape&>(other),
-                                            geometry.frame[1 - side], point) -
-                               kContactTolerance
-                         : pointGap(geometry, side, point);
+  const double gap =
+      other.getShapeType() == BOX_SHAPE_PROXYTYPE  // its sharp faces, at its extents with margin
+          ? boxDistance(geometry.frame[1 - side].invXform(point),
+                        static_cast<const btBoxShape&>(other).getHalfExtentsWithMargin())
+                    .distance -
+                kContactTolerance
+          : pointGap(geometry, side, point);
   return gap - vertexMargin(shape);
 }
 

@@ -5,7 +5,6 @@
 
 #include "carom/bullet/precision.h"
 
-#include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btPolyhedralConvexShape.h>
 #include <LinearMath/btTransform.h>
 
@@ -49,17 +48,14 @@ btVector3 surfaceVertexAt(const PairGeometry& geometry, int side, int vertex,
 
 // How far vertex `vertex` of the pair's side `side` (0: A, 1: B, polyhedral) is from touching the
 // other shape (m), less the contact tolerance (≤ 0: touching): its distance to it less its own
-// vertexMargin. A box on the other side counts with its sharp corners (sharpBoxDistance), as a
-// box's vertices do: Bullet rounds its edges and corners by its margin (4 cm by default), inside
-// its extents, and a corner of another box under that rounding, at the sharp face, is touching.
+// vertexMargin. A box on the other side counts with its sharp corners (boxDistance at its extents
+// with the margin), as a box's vertices do: Bullet rounds its edges and corners by its margin (4 cm
+// by default), inside its extents, and a corner of another box under that rounding, at the sharp
+// face, is touching.
 // (An allowance of margin·(√3 − 1) for the rounded corner, as before, is right only where the two
 // corners meet: a box landed on a box, its raised corners 1 mm above the other's top corners and
 // 2 mm beside them, was held there as touching, propped tilted by 2.9 mrad, measured.)
 double vertexGap(const PairGeometry& geometry, int side, int vertex);
-// The signed distance (m) of `point` (world) from `box` at `frame`, its faces at its half extents
-// (margin included) and its edges and corners sharp: negative inside, by the depth to the nearest
-// face.
-double sharpBoxDistance(const btBoxShape& box, const btTransform& frame, const btVector3& point);
 // How far a point `point` (world) on side `side`'s surface is from touching the other shape (m):
 // its distance to it less the contact tolerance.
 double pointGap(const PairGeometry& geometry, int side, const btVector3& point);
