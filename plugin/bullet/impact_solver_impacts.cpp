@@ -1,16 +1,15 @@
 // Stage 3 of ImpactSolver: impacts at velocity level. Contacts that approach fast enough are
 // grouped by the dynamic bodies they share; a group of one contact is the material pair's law, a
 // larger group the simultaneous model (core::routh) with each contact's restitution.
-#include <cmath>
+#include <algorithm>
 #include <numeric>
 #include <optional>
 
 #include "carom/core/impact/law.h"
-#include "carom/core/routh/restitution.h"
-#include "carom/error.h"
 #include "disjoint_sets.h"
 #include "impact_solver_island.h"
 #include "partner_frame.h"
+#include "simultaneous_impact.h"
 
 namespace carom::detail {
 namespace {
@@ -89,22 +88,10 @@ core::routh::ImpactPolicy policyFor(const Config& config, const Eigen::VectorXd&
   return policy;
 }
 
-// Its rotation is locked: gatherIsland gave it a zero inverse inertia (motion_factors.h).
-bool rotationLocked(const core::impact::ContactBody& body) {
-  return body.inverseInertiaWorld.isZero(0);
-}
-
-// Halm–Posa on the group's dynamic bodies: v = [v_0; ω_0; v_1; ω_1; …], each contact's rows
-// [nᵀ, (r_B × n)ᵀ] on B and the negative on A (J_n v = relative normal velocity, B minus A).
+// Halm–Posa on the group's dynamic bodies (simultaneous_impact.h).
 std::vector<ImpactEvent> resolveSimultaneous(Island& island,
                                              const std::vector<IslandContact*>& group,
                                              const Config& config) {
-  std::vector<int> dof(island.bodies.size(), -1);
-  int n = 0;
-  for (const IslandContact* contact : group)
-    for (int body : {contact->bodyA, contact->bodyB})
-      if (island.bodies[body].dynamic && dof[body] < 0) dof[body] = 6 * n++;
-  const Eigen::Index m = static_cast<Eigen::Index>(group.size());
   // Solved in the frame of the kinematic partners (partner_frame.h); contact by contact where
   // they have none.
   std::vector<core::impact::Contact> pairs;
@@ -122,83 +109,37 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
     }
     return events;
   }
-  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(6 * n, 6 * n);
-  Eigen::VectorXd v(6 * n);
-  for (std::size_t i = 0; i < island.bodies.size(); ++i) {
-    if (dof[i] < 0) continue;
-    const core::impact::ContactBody& state = island.bodies[i].state;
-    M.block<3, 3>(dof[i], dof[i]) = core::Mat3::Identity() / state.inverseMass;
-    // A body whose rotation is locked (zero inverse inertia, motion_factors.h) keeps its spin: no
-    // contact row reaches it (below), and any positive block leaves it as it is.
-    if (rotationLocked(state)) {
-      M.block<3, 3>(dof[i] + 3, dof[i] + 3) = core::Mat3::Identity();
-    } else {
-      const Eigen::FullPivLU<core::Mat3> inertia(state.inverseInertiaWorld);
-      if (!inertia.isInvertible())
-        throw Error("ImpactSolver: a simultaneous impact needs a body with an invertible inertia");
-      M.block<3, 3>(dof[i] + 3, dof[i] + 3) = inertia.inverse();
+  std::vector<int> slot(island.bodies.size(), kImmovable);  // in the impact's bodies
+  std::vector<int> involved;
+  std::vector<core::impact::ContactBody> bodies;
+  const auto slotOf = [&](int body) {
+    if (island.bodies[body].dynamic == nullptr) return kImmovable;
+    if (slot[body] == kImmovable) {
+      slot[body] = static_cast<int>(involved.size());
+      involved.push_back(body);
+      bodies.push_back(island.bodies[body].state);
     }
-    v.segment<3>(dof[i]) = state.linearVelocity - *frame;
-    v.segment<3>(dof[i] + 3) = state.angularVelocity;
+    return slot[body];
+  };
+  std::vector<SimultaneousContact> rows;
+  for (const IslandContact* contact : group) {
+    rows.push_back({slotOf(contact->bodyA), slotOf(contact->bodyB), contact->point, contact->normal,
+                    contact->material});
   }
-  Eigen::MatrixXd Jn = Eigen::MatrixXd::Zero(m, 6 * n), Jt = Eigen::MatrixXd::Zero(2 * m, 6 * n);
-  Eigen::VectorXd mu(m), restitution(m), approach(m), effectiveMass(m), before(m);
-  std::vector<btVector3> tangents(2 * m);
-  for (Eigen::Index c = 0; c < m; ++c) {
-    const IslandContact& contact = *group[c];
-    btPlaneSpace1(toBt(contact.normal), tangents[2 * c], tangents[2 * c + 1]);
-    const core::Vec3 directions[3] = {contact.normal, toEigen(tangents[2 * c]),
-                                      toEigen(tangents[2 * c + 1])};
-    for (auto [body, sign] : {std::pair{contact.bodyB, 1.0}, std::pair{contact.bodyA, -1.0}}) {
-      if (dof[body] < 0) continue;
-      const core::Vec3 r = contact.point - island.bodies[body].state.centerOfMass;
-      for (int d = 0; d < 3; ++d) {
-        Eigen::MatrixXd& J = d == 0 ? Jn : Jt;
-        const Eigen::Index row = d == 0 ? c : 2 * c + d - 1;
-        J.block<1, 3>(row, dof[body]) += sign * directions[d].transpose();
-        if (!rotationLocked(island.bodies[body].state))
-          J.block<1, 3>(row, dof[body] + 3) += sign * r.cross(directions[d]).transpose();
-      }
-    }
-    mu[c] = contact.material.friction;
-    restitution[c] = contact.material.restitution;
-    before[c] = normalVelocity(island, contact);
-    approach[c] = -before[c];
-    const core::impact::Contact pair{island.bodies[contact.bodyA].state,
-                                     island.bodies[contact.bodyB].state, contact.point,
-                                     contact.normal};
-    effectiveMass[c] =
-        1 / contact.normal.dot(core::impact::inverseMassMatrix(pair) * contact.normal);
-  }
-  const core::routh::ImpactProblem problem = core::routh::ImpactProblem::spatial(M, Jn, Jt, mu);
-  const core::routh::RestitutionResult result = core::routh::resolveImpactWithRestitution(
-      problem, v, policyFor(config, approach, effectiveMass), restitution);
-  Eigen::VectorXd toWorld = Eigen::VectorXd::Zero(6 * n);  // back from the partners' frame
-  for (std::size_t i = 0; i < island.bodies.size(); ++i) {
-    if (dof[i] < 0) continue;
-    toWorld.segment<3>(dof[i]) = *frame;
-    island.bodies[i].state.linearVelocity = result.v.segment<3>(dof[i]) + *frame;
-    island.bodies[i].state.angularVelocity = result.v.segment<3>(dof[i] + 3);
-  }
-  const core::routh::ImpactOutcome& compression = result.compression.outcome;
-  const Eigen::Index k = problem.directions();
-  const double energyChange =
-      problem.kineticEnergy(result.v + toWorld) - problem.kineticEnergy(v + toWorld);
+  const SimultaneousOutcome outcome = resolveSimultaneously(
+      bodies, rows, *frame, [&](const Eigen::VectorXd& approach, const Eigen::VectorXd& mass) {
+        return policyFor(config, approach, mass);
+      });
+  for (std::size_t s = 0; s < involved.size(); ++s)
+    island.bodies[involved[s]].state = bodies[s];
   std::vector<ImpactEvent> events;
-  for (Eigen::Index c = 0; c < m; ++c) {
-    // Total impulse on B: compression plus the restitution phase's scaled copy (restitution.h).
-    core::Vec3 impulse = compression.impulseN[c] * group[c]->normal;
-    for (Eigen::Index j = 0; j < k; ++j) {
-      const double angle = 2 * M_PI * static_cast<double>(j) / static_cast<double>(k);
-      impulse += compression.impulseD[c * k + j] *
-                 toEigen(std::cos(angle) * tangents[2 * c] + std::sin(angle) * tangents[2 * c + 1]);
-    }
-    impulse *= 1 + result.scale * restitution[c];
-    ImpactEvent event = eventFor(island, *group[c], before[c], impulse);
-    event.energyChange = energyChange;
+  for (std::size_t c = 0; c < group.size(); ++c) {
+    ImpactEvent event =
+        eventFor(island, *group[c], outcome.normalVelocityBefore[c], outcome.impulse[c]);
+    event.energyChange = outcome.energyChange;
     event.law = toString(config.solver.simultaneous);
-    if (!result.compression.message.empty()) event.law += " (" + result.compression.message + ")";
-    event.contacts = static_cast<int>(m);
+    if (!outcome.message.empty()) event.law += " (" + outcome.message + ")";
+    event.contacts = static_cast<int>(group.size());
     events.push_back(event);
   }
   return events;

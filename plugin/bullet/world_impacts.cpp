@@ -7,9 +7,9 @@
 
 #include "bt_eigen.h"
 #include "carom/core/routh/policy.h"
-#include "carom/core/routh/restitution.h"
 #include "disjoint_sets.h"
 #include "partner_frame.h"
+#include "simultaneous_impact.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -18,15 +18,9 @@ using detail::toBt;
 
 namespace {
 
-// Two unit tangents completing the unit normal n to a right-handed frame.
-std::pair<core::Vec3, core::Vec3> tangentsOf(const core::Vec3& n) {
-  const core::Vec3 helper = std::abs(n.x()) < 0.9 ? core::Vec3::UnitX() : core::Vec3::UnitY();
-  const core::Vec3 t1 = n.cross(helper).normalized();
-  return {t1, n.cross(t1)};
-}
-
-core::routh::ImpactPolicy policyOf(const SolverSettings& settings, Eigen::Index contacts,
-                                   double impulseScale) {
+// The configured simultaneous model's policy (detail::ImpactPolicyChooser).
+core::routh::ImpactPolicy policyOf(const SolverSettings& settings, const Eigen::VectorXd& approach,
+                                   const Eigen::VectorXd& effectiveMass) {
   core::routh::ImpactPolicy policy;
   policy.seed = settings.seed;
   switch (settings.simultaneous) {
@@ -34,7 +28,7 @@ core::routh::ImpactPolicy policyOf(const SolverSettings& settings, Eigen::Index 
       // Equal impulse rates at every contact (Halm & Posa policy B); a tenth of the largest
       // single-contact stopping impulse per step resolves a landing in about ten step LCPs.
       policy.kind = core::routh::PolicyKind::kEqualRate;
-      policy.stepSize = impulseScale / 10;
+      policy.stepSize = approach.cwiseProduct(effectiveMass).maxCoeff() / 10;
       policy.sim.maxSteps = 40;
       break;
     case SimultaneousModel::simultaneous:
@@ -42,7 +36,7 @@ core::routh::ImpactPolicy policyOf(const SolverSettings& settings, Eigen::Index 
       break;
     case SimultaneousModel::sequential:
       policy.kind = core::routh::PolicyKind::kSequential;
-      for (Eigen::Index i = 0; i < contacts; ++i)
+      for (Eigen::Index i = 0; i < approach.size(); ++i)
         policy.order.push_back(i);
       break;
   }
@@ -165,9 +159,6 @@ void VariationalStep::resolveOneByOne(const std::vector<PairContact>& contacts, 
 void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contacts,
                                           const std::vector<core::impact::Contact>& geometry,
                                           ImpactEvent event) {
-  // Several contacts: generalized velocities v = [v_i; ω_i] of the step bodies involved, M =
-  // blockdiag(m I, J_world), and per contact the rows u = d·(v_B + ω_B × r_B − v_A − ω_A × r_A)
-  // for d = n, t1, t2 (Halm & Posa digest §1, rigid bodies in 3D).
   // Solved in the frame of the kinematic partners (partner_frame.h); contact by contact where
   // they have none.
   const std::optional<core::Vec3> frame = detail::partnersRestFrame(geometry);
@@ -175,102 +166,39 @@ void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contac
     resolveOneByOne(contacts, event);
     return;
   }
-  const core::Vec3& shift = *frame;
-  std::vector<int> involved;
-  auto slotOf = [&](int index) {
-    if (index == kFixed) return -1;
+  std::vector<int> involved;  // the step bodies the contacts touch, in the impact's order
+  std::vector<core::impact::ContactBody> bodies;
+  const auto slotOf = [&](int index) {
+    if (index == kFixed) return detail::kImmovable;
     const auto found = std::find(involved.begin(), involved.end(), index);
     if (found != involved.end()) return static_cast<int>(found - involved.begin());
     involved.push_back(index);
+    bodies.push_back(contactBodyOf(index, m_bodies[index].rigidBody));
     return static_cast<int>(involved.size()) - 1;
   };
+  std::vector<detail::SimultaneousContact> rows;
   for (const PairContact& contact : contacts) {
-    slotOf(contact.pair.bodyA);
-    slotOf(contact.pair.bodyB);
+    rows.push_back({slotOf(contact.pair.bodyA), slotOf(contact.pair.bodyB), contact.point,
+                    contact.normal, materialOf(contact.pair.a, contact.pair.b)});
   }
-  const Eigen::Index m = static_cast<Eigen::Index>(contacts.size());
-  const Eigen::Index n = 6 * static_cast<Eigen::Index>(involved.size());
-  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(n, n);
-  Eigen::VectorXd vMinus(n);
-  for (std::size_t s = 0; s < involved.size(); ++s) {
-    const StepBody& body = m_bodies[involved[s]];
-    const core::impact::ContactBody c = contactBodyOf(involved[s], body.rigidBody);
-    M.block<3, 3>(6 * s, 6 * s) = body.mass.mass() * core::Mat3::Identity();
-    // A body whose rotation is locked keeps its spin: no contact row reaches it (below), and any
-    // positive block leaves it as it is.
-    M.block<3, 3>(6 * s + 3, 6 * s + 3) =
-        body.rotationLocked
-            ? core::Mat3::Identity()
-            : core::Mat3(body.state.R * body.mass.inertia() * body.state.R.transpose());
-    vMinus.segment<3>(6 * s) = c.linearVelocity - shift;
-    vMinus.segment<3>(6 * s + 3) = c.angularVelocity;
-  }
-  Eigen::MatrixXd Jn = Eigen::MatrixXd::Zero(m, n);
-  Eigen::MatrixXd Jt = Eigen::MatrixXd::Zero(2 * m, n);
-  Eigen::VectorXd mu(m), restitution(m);
-  std::vector<std::pair<core::Vec3, core::Vec3>> tangents;
-  for (Eigen::Index i = 0; i < m; ++i) {
-    const PairContact& contact = contacts[i];
-    const core::impact::Contact& c = geometry[i];
-    tangents.push_back(tangentsOf(contact.normal));
-    const core::Vec3 directions[3] = {contact.normal, tangents.back().first,
-                                      tangents.back().second};
-    const core::impact::Material material = materialOf(contact.pair.a, contact.pair.b);
-    mu(i) = material.friction;
-    restitution(i) = material.restitution;
-    for (int side = 0; side < 2; ++side) {
-      const int slot = slotOf(side == 0 ? contact.pair.bodyA : contact.pair.bodyB);
-      if (slot < 0) continue;
-      const double sign = side == 0 ? -1.0 : 1.0;
-      const core::Vec3 r = contact.point - (side == 0 ? c.a : c.b).centerOfMass;
-      for (int k = 0; k < 3; ++k) {
-        Eigen::RowVectorXd row = Eigen::RowVectorXd::Zero(n);
-        row.segment<3>(6 * slot) = sign * directions[k].transpose();
-        if (!m_bodies[involved[slot]].rotationLocked)
-          row.segment<3>(6 * slot + 3) = sign * r.cross(directions[k]).transpose();
-        if (k == 0)
-          Jn.row(i) += row;
-        else
-          Jt.row(2 * i + k - 1) += row;
-      }
-    }
-  }
-  const core::routh::ImpactProblem problem = core::routh::ImpactProblem::spatial(M, Jn, Jt, mu);
-  double impulseScale = 0;  // the largest impulse that stops one contact alone (N s)
-  const Eigen::MatrixXd Minv = M.inverse();
-  for (Eigen::Index i = 0; i < m; ++i) {
-    const double approach = -Jn.row(i).dot(vMinus);
-    impulseScale = std::max(impulseScale, approach / Jn.row(i).dot(Minv * Jn.row(i).transpose()));
-  }
-  const core::routh::RestitutionResult result = core::routh::resolveImpactWithRestitution(
-      problem, vMinus, policyOf(m_world.getConfig().solver, m, impulseScale), restitution);
-  Eigen::VectorXd toWorld = Eigen::VectorXd::Zero(n);  // back from the kinematic partner's frame
+  const SolverSettings& settings = m_world.getConfig().solver;
+  const detail::SimultaneousOutcome outcome = detail::resolveSimultaneously(
+      bodies, rows, *frame, [&](const Eigen::VectorXd& approach, const Eigen::VectorXd& mass) {
+        return policyOf(settings, approach, mass);
+      });
   for (std::size_t s = 0; s < involved.size(); ++s)
-    toWorld.segment<3>(6 * s) = shift;
-  for (std::size_t s = 0; s < involved.size(); ++s) {
-    applyVelocities(involved[s], result.v.segment<3>(6 * s) + shift,
-                    result.v.segment<3>(6 * s + 3));
-  }
-  const double energyChange =
-      problem.kineticEnergy(result.v + toWorld) - problem.kineticEnergy(vMinus + toWorld);
-  const core::routh::ImpactOutcome& compression = result.compression.outcome;
-  const Eigen::Index k = problem.directions();
-  for (Eigen::Index i = 0; i < m; ++i) {
-    core::Vec3 impulse = compression.impulseN(i) * contacts[i].normal;
-    for (Eigen::Index j = 0; j < k; ++j) {
-      const double angle = 2 * M_PI * static_cast<double>(j) / static_cast<double>(k);
-      impulse += compression.impulseD(i * k + j) *
-                 (std::cos(angle) * tangents[i].first + std::sin(angle) * tangents[i].second);
-    }
+    applyVelocities(involved[s], bodies[s].linearVelocity, bodies[s].angularVelocity);
+  event.law = toString(settings.simultaneous);
+  if (!outcome.message.empty()) event.law += " (" + outcome.message + ")";
+  event.energyChange = outcome.energyChange;
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
     event.bodyA = contacts[i].pair.a;
     event.bodyB = contacts[i].pair.b;
     event.point = toBt(contacts[i].point);
     event.normal = toBt(contacts[i].normal);
-    event.impulse = toBt(impulse);
-    event.law = toString(m_world.getConfig().solver.simultaneous);
-    event.normalVelocityBefore = Jn.row(i).dot(vMinus);
-    event.normalVelocityAfter = Jn.row(i).dot(result.v);
-    event.energyChange = energyChange;
+    event.impulse = toBt(outcome.impulse[i]);
+    event.normalVelocityBefore = outcome.normalVelocityBefore[i];
+    event.normalVelocityAfter = outcome.normalVelocityAfter[i];
     m_events.emplace_back(m_running, event);
   }
 }

@@ -80,10 +80,13 @@ TEST(DynamicsWorldFeatures, FlatBoxLandingTakesTheSimultaneousPath) {
   ASSERT_GE(events.size(), 4u);
   EXPECT_EQ(events[0].contacts, 4);
   const double vMinus = std::sqrt(2 * 9.81 * 1.0);
+  btVector3 onBox(0, 0, 0);  // the four corners' impulses: compression and restitution
   for (int i = 0; i < 4; ++i) {
     EXPECT_NEAR(events[i].normalVelocityBefore, -vMinus, 1e-9);
     EXPECT_NEAR(events[i].normalVelocityAfter, 0.5 * vMinus, 1e-6);
+    onBox += events[i].bodyB == box ? events[i].impulse : -events[i].impulse;
   }
+  EXPECT_NEAR(onBox.y(), 2.0 * 1.5 * vMinus, 1e-6);  // the box's momentum change, m (1 + e) v⁻
   EXPECT_LT(box->getAngularVelocity().length(), 1e-6);
 }
 

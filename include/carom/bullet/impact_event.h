@@ -24,9 +24,8 @@ struct ImpactEvent {
   const btCollisionObject* bodyB = nullptr;
   btVector3 point{0, 0, 0};   // world (m)
   btVector3 normal{0, 0, 1};  // unit, from A into B
-  // On B (N s); A receives the opposite. For a simultaneous impact in variational mode the
-  // compression phase's share of this contact: Halm–Posa's restitution acts on the contacts as a
-  // set, so only the velocities after are per contact there.
+  // On B (N s); A receives the opposite. For a simultaneous impact, this contact's compression
+  // impulse and its restitution phase's scaled copy (core/routh/restitution.h), in both modes.
   btVector3 impulse{0, 0, 0};
   double normalVelocityBefore = 0.0;  // (v_B − v_A)·normal at the point (m/s), < 0
   double normalVelocityAfter = 0.0;

@@ -1,0 +1,111 @@
+#include "simultaneous_impact.h"
+
+#include <Eigen/LU>
+#include <cmath>
+
+#include "carom/core/routh/restitution.h"
+#include "carom/error.h"
+
+namespace carom::detail {
+namespace {
+
+// Two unit tangents completing the unit normal n to a right-handed frame.
+std::pair<core::Vec3, core::Vec3> tangentsOf(const core::Vec3& n) {
+  const core::Vec3 helper = std::abs(n.x()) < 0.9 ? core::Vec3::UnitX() : core::Vec3::UnitY();
+  const core::Vec3 t1 = n.cross(helper).normalized();
+  return {t1, n.cross(t1)};
+}
+
+bool rotationLocked(const core::impact::ContactBody& body) {
+  return body.inverseInertiaWorld.isZero(0);
+}
+
+}  // namespace
+
+SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>& bodies,
+                                          const std::vector<SimultaneousContact>& contacts,
+                                          const core::Vec3& frame,
+                                          const ImpactPolicyChooser& choosePolicy) {
+  // Generalized velocities v = [v_0 − frame; ω_0; v_1 − frame; ω_1; …], M = blockdiag(m I,
+  // J_world), and per contact the rows u = d·(v_B + ω_B × r_B − v_A − ω_A × r_A) for d = n, t1,
+  // t2 (Halm & Posa digest §1, rigid bodies in 3D). Relative velocities are the same in the frame.
+  const Eigen::Index n = 6 * static_cast<Eigen::Index>(bodies.size());
+  const Eigen::Index m = static_cast<Eigen::Index>(contacts.size());
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(n, n);
+  Eigen::VectorXd vMinus(n), toWorld = Eigen::VectorXd::Zero(n);
+  for (Eigen::Index s = 0; s < static_cast<Eigen::Index>(bodies.size()); ++s) {
+    const core::impact::ContactBody& body = bodies[static_cast<std::size_t>(s)];
+    M.block<3, 3>(6 * s, 6 * s) = core::Mat3::Identity() / body.inverseMass;
+    // A body whose rotation is locked keeps its spin: no contact row reaches it (below), and any
+    // positive block leaves it as it is.
+    if (rotationLocked(body)) {
+      M.block<3, 3>(6 * s + 3, 6 * s + 3) = core::Mat3::Identity();
+    } else {
+      const Eigen::FullPivLU<core::Mat3> inverseInertia(body.inverseInertiaWorld);
+      if (!inverseInertia.isInvertible())
+        throw Error("a simultaneous impact needs bodies with an invertible inertia");
+      M.block<3, 3>(6 * s + 3, 6 * s + 3) = inverseInertia.inverse();
+    }
+    vMinus.segment<3>(6 * s) = body.linearVelocity - frame;
+    vMinus.segment<3>(6 * s + 3) = body.angularVelocity;
+    toWorld.segment<3>(6 * s) = frame;
+  }
+  Eigen::MatrixXd Jn = Eigen::MatrixXd::Zero(m, n), Jt = Eigen::MatrixXd::Zero(2 * m, n);
+  Eigen::VectorXd mu(m), restitution(m), effectiveMass(m);
+  std::vector<std::pair<core::Vec3, core::Vec3>> tangents;
+  for (Eigen::Index i = 0; i < m; ++i) {
+    const SimultaneousContact& contact = contacts[static_cast<std::size_t>(i)];
+    tangents.push_back(tangentsOf(contact.normal));
+    const core::Vec3 directions[3] = {contact.normal, tangents.back().first,
+                                      tangents.back().second};
+    double inverseEffectiveMass = 0.0;
+    for (const auto& [index, sign] : {std::pair{contact.bodyA, -1.0}, {contact.bodyB, 1.0}}) {
+      if (index == kImmovable) continue;
+      const core::impact::ContactBody& body = bodies[static_cast<std::size_t>(index)];
+      const core::Vec3 r = contact.point - body.centerOfMass;
+      for (int d = 0; d < 3; ++d) {
+        Eigen::MatrixXd& J = d == 0 ? Jn : Jt;
+        const Eigen::Index row = d == 0 ? i : 2 * i + d - 1;
+        J.block<1, 3>(row, 6 * index) += sign * directions[d].transpose();
+        if (!rotationLocked(body))
+          J.block<1, 3>(row, 6 * index + 3) += sign * r.cross(directions[d]).transpose();
+      }
+      const core::Vec3 arm = r.cross(contact.normal);
+      inverseEffectiveMass += body.inverseMass + arm.dot(body.inverseInertiaWorld * arm);
+    }
+    mu(i) = contact.material.friction;
+    restitution(i) = contact.material.restitution;
+    effectiveMass(i) = 1 / inverseEffectiveMass;
+  }
+  SimultaneousOutcome outcome;
+  const Eigen::VectorXd before = Jn * vMinus;
+  const core::routh::ImpactProblem problem = core::routh::ImpactProblem::spatial(M, Jn, Jt, mu);
+  const core::routh::RestitutionResult result = core::routh::resolveImpactWithRestitution(
+      problem, vMinus, choosePolicy(-before, effectiveMass), restitution);
+  for (std::size_t s = 0; s < bodies.size(); ++s) {
+    const Eigen::Index at = 6 * static_cast<Eigen::Index>(s);
+    bodies[s].linearVelocity = result.v.segment<3>(at) + frame;
+    bodies[s].angularVelocity = result.v.segment<3>(at + 3);
+  }
+  const Eigen::VectorXd after = Jn * result.v;
+  const core::routh::ImpactOutcome& compression = result.compression.outcome;
+  const Eigen::Index k = problem.directions();
+  for (Eigen::Index i = 0; i < m; ++i) {
+    // Λ_i, its friction along the problem's k directions, then the restitution phase's copy.
+    core::Vec3 impulse = compression.impulseN(i) * contacts[static_cast<std::size_t>(i)].normal;
+    const auto& [t1, t2] = tangents[static_cast<std::size_t>(i)];
+    for (Eigen::Index j = 0; j < k; ++j) {
+      const double angle = 2 * M_PI * static_cast<double>(j) / static_cast<double>(k);
+      impulse += compression.impulseD(i * k + j) * (std::cos(angle) * t1 + std::sin(angle) * t2);
+    }
+    outcome.impulse.push_back((1 + result.scale * restitution(i)) * impulse);
+    outcome.normalVelocityBefore.push_back(before(i));
+    outcome.normalVelocityAfter.push_back(after(i));
+  }
+  outcome.energyChange =
+      problem.kineticEnergy(result.v + toWorld) - problem.kineticEnergy(vMinus + toWorld);
+  outcome.message = result.compression.message;
+  return outcome;
+}
+
+}  // namespace carom::detail

@@ -1,0 +1,58 @@
+// A simultaneous impact of several contacts, as both modes resolve it: Halm–Posa's model with
+// per-contact energetic restitution (core::routh::resolveImpactWithRestitution) on the generalized
+// velocities of the dynamic bodies the contacts touch. lcp mode (ImpactSolver, stage 3) and
+// variational mode (the impact loop's resolution) each gather their contacts and choose their
+// policy; the problem, its solution and the impulses it gives are built here once.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "carom/core/impact/contact.h"
+#include "carom/core/impact/material.h"
+#include "carom/core/routh/policy.h"
+
+namespace carom::detail {
+
+// A contact side that is no dynamic body of the impact: static, kinematic or sleeping, which the
+// impact cannot move.
+inline constexpr int kImmovable = -1;
+
+struct SimultaneousContact {
+  int bodyA = kImmovable;  // index into the impact's bodies, or kImmovable
+  int bodyB = kImmovable;
+  core::Vec3 point = core::Vec3::Zero();    // world (m)
+  core::Vec3 normal = core::Vec3::UnitZ();  // unit, from A into B
+  core::impact::Material material;          // its friction and restitution
+};
+
+struct SimultaneousOutcome {
+  // Per contact: the total impulse on B (N s), the compression phase's Λ_i and the restitution
+  // phase's scaled copy s e_i Λ_i (restitution.h), and the normal velocity of B relative to A
+  // before and after (m/s).
+  std::vector<core::Vec3> impulse;
+  std::vector<double> normalVelocityBefore, normalVelocityAfter;
+  double energyChange = 0.0;  // kinetic energy after minus before, of the whole impact (J)
+  std::string message;        // why the compression phase did not terminate; empty when it did
+};
+
+// The policy for an impact whose contacts approach at `approach` (m/s, > 0 approaching) with
+// effective masses `effectiveMass` along their normals (kg): a contact's product is the impulse
+// that stops it alone.
+using ImpactPolicyChooser = std::function<core::routh::ImpactPolicy(
+    const Eigen::VectorXd& approach, const Eigen::VectorXd& effectiveMass)>;
+
+// Resolves `contacts` at once and sets the bodies' velocities to what follows. `frame` is the
+// velocity of the frame in which every immovable partner is at rest (partnersRestFrame): the
+// contact rows see the dynamic bodies only. A body with a zero inverse inertia keeps its spin (its
+// rotation is locked, motion_factors.h). Throws carom::Error for a body whose inverse inertia is
+// neither zero nor invertible.
+SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>& bodies,
+                                          const std::vector<SimultaneousContact>& contacts,
+                                          const core::Vec3& frame,
+                                          const ImpactPolicyChooser& choosePolicy);
+
+}  // namespace carom::detail
