@@ -19,6 +19,7 @@
 #include "carom/bullet/ellipsoid_shape.h"
 #include "carom/core/ellipsoid_distance.h"
 #include "carom/error.h"
+#include "exact_core_gap.h"
 #include "mesh_triangles.h"
 
 namespace carom {
@@ -102,11 +103,6 @@ Gap sphereEllipsoidGap(const btSphereShape& a, const btTransform& ta, const Elli
   const core::EllipsoidDistance d =
       core::ellipsoidDistance(detail::toEigen(b.getSemiAxes()), detail::toEigen(tb.invXform(c)));
   return sphereGap(c, a.getRadius(), d.distance, tb.getBasis() * detail::toBt(d.normal));
-}
-
-const EllipsoidShape* ellipsoidOf(const btCollisionShape& shape) {
-  if (shape.getShapeType() != CUSTOM_CONVEX_SHAPE_TYPE) return nullptr;
-  return dynamic_cast<const EllipsoidShape*>(&shape);
 }
 
 Gap closer(const Gap& best, const Gap& candidate) {
@@ -193,7 +189,7 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
   const int typeA = a.getShapeType();
   const int typeB = b.getShapeType();
   if (typeB == SPHERE_SHAPE_PROXYTYPE &&
-      (typeA == BOX_SHAPE_PROXYTYPE || ellipsoidOf(a) != nullptr))
+      (typeA == BOX_SHAPE_PROXYTYPE || detail::ellipsoidOf(a) != nullptr))
     return reversed(gap(b, tb, a, ta));
   if (typeA == SPHERE_SHAPE_PROXYTYPE && typeB == SPHERE_SHAPE_PROXYTYPE) {
     return sphereSphereGap(static_cast<const btSphereShape&>(a), ta,
@@ -204,7 +200,7 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
                         tb);
   }
   if (typeA == SPHERE_SHAPE_PROXYTYPE) {
-    if (const EllipsoidShape* ellipsoid = ellipsoidOf(b))
+    if (const EllipsoidShape* ellipsoid = detail::ellipsoidOf(b))
       return sphereEllipsoidGap(static_cast<const btSphereShape&>(a), ta, *ellipsoid, tb);
   }
   if (typeA == TRIANGLE_SHAPE_PROXYTYPE && typeB == BOX_SHAPE_PROXYTYPE)
@@ -215,7 +211,9 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
   }
   const auto& convexA = static_cast<const btConvexShape&>(a);
   if (planeB) return convexPlaneGap(convexA, ta, static_cast<const btStaticPlaneShape&>(b), tb);
-  return convexConvexGap(convexA, ta, static_cast<const btConvexShape&>(b), tb);
+  const auto& convexB = static_cast<const btConvexShape&>(b);
+  const Gap g = convexConvexGap(convexA, ta, convexB, tb);
+  return detail::hasExactCoreGap(a, b) ? detail::exactCoreGap(g, convexA, ta, convexB, tb) : g;
 }
 
 }  // namespace carom

@@ -10,6 +10,7 @@
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
 
+#include <Eigen/Geometry>
 #include <cmath>
 
 #include "bullet/bt_eigen.h"
@@ -159,10 +160,9 @@ TEST(Gap, SphereAgainstABoxMatchesBulletsGjkAroundIt) {
   }
 }
 
-// carom::EllipsoidShape through GJK/EPA against a box top face, checked against the core's
-// analytic ellipsoid–plane gap at random attitudes. GJK stops on a relative tolerance: measured
-// 7e-11 in distance and 1e-5 in the witness point (the witness on a curved surface moves with the
-// square root of the distance error); EPA, deeper than the margins, 6e-13.
+// carom::EllipsoidShape against a box top face, checked against the core's analytic
+// ellipsoid–plane gap at random attitudes: within the margins exact (exact_core_gap.h), deeper
+// GJK/EPA's, 6e-13 in distance and up to 3e-5 m in the witness point (measured).
 TEST(Gap, EllipsoidOnABoxFaceMatchesTheAnalyticGap) {
   const Vec3 semiAxes(0.3, 0.5, 0.8);
   const EllipsoidShape ellipsoid(toBt(semiAxes));
@@ -218,6 +218,91 @@ TEST(Gap, SphereAgainstAnEllipsoidIsTheDistanceAlongItsNormal) {
           EXPECT_EQ(back.pointOnA, g.pointOnB);
         }
       }
+    }
+  }
+}
+
+// A surface point of an ellipsoid (its frame) and its outward unit normal there.
+struct SurfacePoint {
+  Vec3 point, normal;
+};
+SurfacePoint onEllipsoid(const Vec3& semiAxes, const Vec3& direction) {
+  const Vec3 x = semiAxes.cwiseProduct(direction);
+  return {x, x.cwiseQuotient(semiAxes.cwiseProduct(semiAxes)).normalized()};
+}
+
+// The pose that puts an ellipsoid's surface point `on` at `at` (world) with its outward normal
+// along `normal`, turned about it by a random angle.
+btTransform touching(const SurfacePoint& on, const Vec3& at, const Vec3& normal,
+                     test::Random& random) {
+  const Mat3 R = Eigen::AngleAxisd(random.uniform(0.0, 6.2), normal).toRotationMatrix() *
+                 Eigen::Quaterniond::FromTwoVectors(on.normal, normal).toRotationMatrix();
+  return toBt(R, at - R * on.point);
+}
+
+// The pair's closest points and normal (Bullet's convention) are those the test placed: A's
+// surface point pA with outward normal n, B's at pA + expected n with outward normal −n. Two
+// convex shapes so placed have that gap; overlapping by less than their margins, their cores are
+// apart by the margins less the overlap along the same normals, and the gap is the same. The
+// normal is the cores' witness points' direction, 0.03 m apart at the deepest overlap here: their
+// 1e-10 m convergence (exact_core_gap.cpp) leaves it 7e-9 off.
+void expectPlaced(const Gap& g, double expected, const Vec3& pA, const Vec3& n) {
+  expectConsistent(g);
+  EXPECT_NEAR(g.distance, expected, 1e-12) << "gap " << expected;
+  EXPECT_LE((toEigen(g.normal) + n).norm(), 1e-8) << "gap " << expected;
+  EXPECT_LE((toEigen(g.pointOnA) - pA).norm(), 1e-9) << "gap " << expected;
+}
+
+// Two ellipsoids touching at chosen surface points with opposite normals, at random attitudes and
+// gaps across the contact, in both orders.
+TEST(Gap, EllipsoidsAreExactWhereTheyTouch) {
+  const Vec3 axesA(0.18, 0.1, 0.13), axesB(0.12, 0.08, 0.15);
+  const EllipsoidShape a(toBt(axesA)), b(toBt(axesB));
+  ASSERT_GT(a.getMargin() + b.getMargin(), 0.05);  // kGaps' deepest overlap stays within them
+  test::Random random(7);
+  for (const double expected : kGaps) {
+    for (int i = 0; i < 40; ++i) {
+      const btTransform poseA = toBt(random.rotation(), random.vector(1.0));
+      const SurfacePoint onA = onEllipsoid(axesA, random.unitVector());
+      const Vec3 pA = toEigen(poseA * toBt(onA.point));
+      const Vec3 n = toEigen(poseA.getBasis() * toBt(onA.normal));
+      const btTransform poseB =
+          touching(onEllipsoid(axesB, random.unitVector()), pA + expected * n, -n, random);
+      expectPlaced(gap(a, poseA, b, poseB), expected, pA, n);
+      expectPlaced(gap(b, poseB, a, poseA), expected, pA + expected * n, -n);
+    }
+  }
+}
+
+// An ellipsoid against a box's rounded edges and corners (Bullet's box: its core half extents
+// rounded by its margin): placed along a direction from the edge's or corner's normal cone, at a
+// core point of the edge or corner, the rounded surface point is the core point plus the margin
+// along it.
+TEST(Gap, EllipsoidAgainstABoxsEdgesAndCornersIsExact) {
+  const Vec3 axes(0.18, 0.1, 0.13);
+  const EllipsoidShape ellipsoid(toBt(axes));
+  const btBoxShape box(btVector3(0.3, 0.2, 0.25));
+  const Vec3 core = toEigen(box.getHalfExtentsWithoutMargin());
+  ASSERT_GT(ellipsoid.getMargin() + box.getMargin(), 0.05);
+  test::Random random(8);
+  for (const double expected : kGaps) {
+    for (int i = 0; i < 40; ++i) {
+      // A corner (three axes at the core's extent) or an edge (two), the normal from their cone.
+      const int free = i % 2 == 0 ? -1 : i % 3;
+      Vec3 local, n;
+      for (int axis = 0; axis < 3; ++axis) {
+        const double side = random.uniform(-1, 1) < 0 ? -1.0 : 1.0;
+        local[axis] = axis == free ? random.uniform(-core[axis], core[axis]) : side * core[axis];
+        n[axis] = axis == free ? 0.0 : side * random.uniform(0.2, 1.0);
+      }
+      n.normalize();
+      const btTransform poseBox = toBt(random.rotation(), random.vector(1.0));
+      const Vec3 pBox = toEigen(poseBox * toBt((local + box.getMargin() * n).eval()));
+      const Vec3 nWorld = toEigen(poseBox.getBasis() * toBt(n));
+      const btTransform pose = touching(onEllipsoid(axes, random.unitVector()),
+                                        pBox + expected * nWorld, -nWorld, random);
+      expectPlaced(gap(box, poseBox, ellipsoid, pose), expected, pBox, nWorld);
+      expectPlaced(gap(ellipsoid, pose, box, poseBox), expected, pBox + expected * nWorld, -nWorld);
     }
   }
 }

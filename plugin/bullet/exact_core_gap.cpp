@@ -1,0 +1,131 @@
+#include "exact_core_gap.h"
+
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "bt_eigen.h"
+#include "carom/core/ellipsoid_distance.h"
+
+namespace carom::detail {
+namespace {
+
+// Rounds of projections before GJK's answer is kept: the accelerated rounds below converged within
+// 32 in all of two million queries of a 300-body bin's first 60 steps, within 8 in all but 73; 404
+// met cores and kept GJK's (measured).
+constexpr int kMaxRounds = 64;
+// A round that moves its point by less than this has converged (m): a ten-thousandth of the
+// contact tolerance.
+constexpr double kConverged = 1e-10;
+
+// The point of a shape's core closest to y (world): a box's half extents without margin; an
+// ellipsoid shrunk along its normals by its margin, whose closest point is the ellipsoid's moved
+// in by the margin (at most the smallest radius of curvature, EllipsoidShape::setMargin). None
+// where y lies inside the core.
+std::optional<btVector3> closestCorePoint(const btConvexShape& shape, const btTransform& t,
+                                          const btVector3& y) {
+  const btVector3 local = t.invXform(y);
+  if (const EllipsoidShape* ellipsoid = ellipsoidOf(shape)) {
+    const core::EllipsoidDistance d =
+        core::ellipsoidDistance(toEigen(ellipsoid->getSemiAxes()), toEigen(local));
+    if (d.distance <= -ellipsoid->getMargin()) return std::nullopt;
+    return t * toBt((d.closestPoint - ellipsoid->getMargin() * d.normal).eval());
+  }
+  const btVector3 half = static_cast<const btBoxShape&>(shape).getHalfExtentsWithoutMargin();
+  btVector3 closest = local;
+  closest.setMax(-half);
+  closest.setMin(half);
+  if (closest == local) return std::nullopt;
+  return t * closest;
+}
+
+// Anderson acceleration of depth two (Walker & Ni, "Anderson acceleration for fixed-point
+// iterations", SIAM J. Numer. Anal. 2011) for x = G(x): the next iterate mixes the last three
+// images with the weights that make the mixed residual G(x) − x least. Alternating projections
+// converge linearly at about ρ / (ρ + d) per round (ρ the cores' largest radius of curvature, d
+// their distance: the margins, where the shapes touch), 0.8 for a box's face against the bin's
+// ellipsoids, along the two directions of the surface; the mixing takes both out.
+class AndersonMixing {
+ public:
+  btVector3 next(const btVector3& x, const btVector3& image) {
+    for (int i = 2; i > 0; --i) {
+      m_x[i] = m_x[i - 1];
+      m_image[i] = m_image[i - 1];
+    }
+    m_x[0] = x;
+    m_image[0] = image;
+    m_count = std::min(m_count + 1, 3);
+    // Differences of consecutive residuals (d) and images (e), newest first.
+    btVector3 d[2], e[2];
+    for (int j = 0; j + 1 < m_count; ++j) {
+      d[j] = (m_image[j] - m_x[j]) - (m_image[j + 1] - m_x[j + 1]);
+      e[j] = m_image[j] - m_image[j + 1];
+    }
+    const btVector3 residual = image - x;
+    // γ minimising |residual − Σ γ_j d_j|, by its normal equations.
+    if (m_count == 3) {
+      const double a11 = d[0].dot(d[0]), a12 = d[0].dot(d[1]), a22 = d[1].dot(d[1]);
+      const double b1 = d[0].dot(residual), b2 = d[1].dot(residual);
+      const double det = a11 * a22 - a12 * a12;
+      if (det > 1e-12 * a11 * a22) {
+        return image - e[0] * ((b1 * a22 - b2 * a12) / det) - e[1] * ((a11 * b2 - a12 * b1) / det);
+      }
+    }
+    if (m_count >= 2 && d[0].dot(d[0]) > 0)
+      return image - e[0] * (d[0].dot(residual) / d[0].dot(d[0]));
+    return image;
+  }
+
+ private:
+  btVector3 m_x[3], m_image[3];  // the last iterates and their images, newest first
+  int m_count = 0;
+};
+
+}  // namespace
+
+const EllipsoidShape* ellipsoidOf(const btCollisionShape& shape) {
+  if (shape.getShapeType() != CUSTOM_CONVEX_SHAPE_TYPE) return nullptr;
+  return dynamic_cast<const EllipsoidShape*>(&shape);
+}
+
+bool hasExactCoreGap(const btCollisionShape& a, const btCollisionShape& b) {
+  const bool ellipsoidA = ellipsoidOf(a) != nullptr, ellipsoidB = ellipsoidOf(b) != nullptr;
+  const bool boxA = a.getShapeType() == BOX_SHAPE_PROXYTYPE;
+  const bool boxB = b.getShapeType() == BOX_SHAPE_PROXYTYPE;
+  return (ellipsoidA && (ellipsoidB || boxB)) || (boxA && ellipsoidB);
+}
+
+Gap exactCoreGap(const Gap& start, const btConvexShape& a, const btTransform& ta,
+                 const btConvexShape& b, const btTransform& tb) {
+  // x on A's core, G(x) = P_A(P_B(x)) (von Neumann's alternating projections), whose fixed point
+  // is the end on A of the cores' closest pair. It starts from GJK's witness on B's core, outside
+  // A's where the cores are apart (B's surface point may lie inside A's core, the shapes
+  // overlapping by more than A's margin).
+  std::optional<btVector3> x =
+      closestCorePoint(a, ta, start.pointOnB - start.normal * b.getMargin());
+  AndersonMixing mixing;
+  for (int round = 0; x && round < kMaxRounds; ++round) {
+    const std::optional<btVector3> onB = closestCorePoint(b, tb, *x);
+    const std::optional<btVector3> image = onB ? closestCorePoint(a, ta, *onB) : std::nullopt;
+    if (!image) return start;
+    if ((*image - *x).length() > kConverged) {
+      x = mixing.next(*x, *image);
+      continue;
+    }
+    const std::optional<btVector3> closestB = closestCorePoint(b, tb, *image);
+    if (!closestB) return start;
+    const btVector3 apart = *image - *closestB;
+    const btScalar length = apart.length();
+    if (!(length > 0)) return start;
+    Gap g;
+    g.normal = apart / length;
+    g.distance = length - a.getMargin() - b.getMargin();
+    g.pointOnA = *image - g.normal * a.getMargin();
+    g.pointOnB = *closestB + g.normal * b.getMargin();
+    return g;
+  }
+  return start;
+}
+
+}  // namespace carom::detail
