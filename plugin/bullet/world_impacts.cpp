@@ -54,7 +54,13 @@ VariationalStep::Outcome VariationalStep::resolveImpact(const Island& island, do
     const CandidatePair& pair = m_pairs[p];
     if (!mayTouch(p)) continue;
     const double distance = gapNow(p).distance;
-    if (distance + pair.slack > kContactTolerance) continue;
+    // The event's own pair touches where its impact was located: at a vertex
+    // (earliestVertexImpact), half the contact tolerance inside touching, its gap is up to the
+    // tolerance, above what its slack (from an earlier touch) leaves. Left out, the vertex met no
+    // impact and the island was held as if landing; the vertex, still approaching, was found again
+    // at once (in the bin's steps 41–61, 415 of 6 350 events, measured).
+    const bool located = p == m_nextPair && distance <= kContactTolerance;
+    if (distance + pair.slack > kContactTolerance && !located) continue;
     const std::vector<PairContact> touching = contactsNow(p);
     // Whatever happens to them now, these contacts have been dealt with: an impact separates or
     // stops them, a graze separates them, a landing holds them.
