@@ -493,13 +493,21 @@ std::vector<PairContact> VariationalStep::contactsNow(int p, double reach) {
   // edge's end in the face alone, sank at the crossing by 4 mm, measured). One within the holding
   // reach of their outline is held by them as closely as a hold reaches; as one more row it would
   // only make the LCP redundant.
+  const std::optional<PairContact> witness = witnessBeyond(p, contacts);
+  if (witness) contacts.push_back(*witness);
+  return contacts;
+}
+
+std::optional<PairContact> VariationalStep::witnessBeyond(
+    int p, const std::vector<PairContact>& contacts) {
+  const Gap& g = gapNow(p);
   const btVector3 witness = 0.5 * (g.pointOnA + g.pointOnB);
   std::vector<btVector3> corners;
   for (const PairContact& contact : contacts)
     corners.push_back(toBt(contact.point));
-  if (!withinOutline(corners, g.normal, witness, m_holdingReach))
-    contacts.push_back({pair, toEigen(witness), normal, -1, std::max(0.0, g.distance)});
-  return contacts;
+  if (withinOutline(corners, g.normal, witness, m_holdingReach)) return std::nullopt;
+  return PairContact{m_pairs[p], toEigen(witness), -toEigen(g.normal), -1,
+                     std::max(0.0, static_cast<double>(g.distance))};
 }
 
 void VariationalStep::markTouching(int p, double distance,

@@ -272,6 +272,9 @@ class VariationalStep {
   // of touching, where faces overlap the corners of the overlap, and the gap's witness point
   // where those do not hold it.
   std::vector<PairContact> contactsNow(int p, double reach = kContactTolerance);
+  // Pair p's gap witness point as a contact, unless it lies within the holding reach of the
+  // outline of `contacts` (the pair's), which hold it as closely as a hold reaches.
+  std::optional<PairContact> witnessBeyond(int p, const std::vector<PairContact>& contacts);
   // The vertices of pair p's polyhedra that its trial poses sink in, as contacts where they are
   // now (at their gaps), less those already among `contacts`.
   void addSinkingVertices(int p, std::vector<PairContact>& contacts);

@@ -155,5 +155,40 @@ INSTANTIATE_TEST_SUITE_P(Drops, DynamicsWorldTiltedDrop,
                                            TiltedDrop{6e-4, 0.02, 0.2, true},
                                            TiltedDrop{1e-2, 0.1, 0.2, true}));
 
+// A box spinning down onto a box's top face, turned and tilted (a spin found by a search over
+// random spins, tilts and offsets). Where a pair's contacts within the holding reach include a
+// corner closing too fast to be held (an impact to come), the gap's witness point between them
+// was left out of the hold as if that corner held it: the deepest point sank on and the pair
+// landed again and again, 23 events in this box's tenth step and 28 in 30 steps (measured). Held
+// there: 7 and 12.
+TEST(DynamicsWorldStacking, APairIsHeldAtItsDeepestPointBesideACornerTooFastToHold) {
+  test::Scene<DynamicsWorld> scene(test::configWith(SolverKind::variational));
+  scene.addGround();
+  scene.add(new btBoxShape(btVector3(0.3, 0.2, 0.3)), 0, btVector3(0, 0.2, 0));
+  const btVector3 half(0.25, 0.1, 0.15);
+  const btQuaternion turn =
+      btQuaternion(btVector3(0, 1, 0), 0.973) * btQuaternion(btVector3(1, 0, 0), 0.161);
+  btTransform pose(turn, btVector3(-0.182, 1, 0));
+  double lowest = 1e9;  // the top box's lowest corner, set on the lower box's face (y = 0.4)
+  for (int i = 0; i < 8; ++i) {
+    const btVector3 corner((i & 1 ? 1 : -1) * half.x(), (i & 2 ? 1 : -1) * half.y(),
+                           (i & 4 ? 1 : -1) * half.z());
+    lowest = std::min(lowest, static_cast<double>((pose * corner).y()));
+  }
+  pose.setOrigin(btVector3(-0.182, 1 - (lowest - 0.4) - 1e-7, 0));
+  btRigidBody* box = scene.add(new btBoxShape(half), 1.0, pose.getOrigin());
+  box->setCenterOfMassTransform(pose);
+  box->setAngularVelocity(quatRotate(turn, btVector3(7.31, 0, 0)));
+  int most = 0, total = 0;
+  for (int step = 0; step < 30; ++step) {
+    scene.world().stepSimulation(1.0 / 60.0, 1, 1.0 / 60.0);
+    most = std::max(most, scene.world().getLastStepDiagnostics().impacts);
+    total += scene.world().getLastStepDiagnostics().impacts;
+  }
+  std::printf("[ measured ] box spun down onto a box: %d events in 30 steps, at most %d in one\n",
+              total, most);
+  EXPECT_LE(most, 10);
+}
+
 }  // namespace
 }  // namespace carom
