@@ -278,7 +278,7 @@ TEST(Gap, EllipsoidsAreExactWhereTheyTouch) {
 // rounded by its margin): placed along a direction from the edge's or corner's normal cone, at a
 // core point of the edge or corner, the rounded surface point is the core point plus the margin
 // along it.
-TEST(Gap, EllipsoidAgainstABoxsEdgesAndCornersIsExact) {
+TEST(Gap, EllipsoidAgainstBoxEdgesAndCornersIsExact) {
   const Vec3 axes(0.18, 0.1, 0.13);
   const EllipsoidShape ellipsoid(toBt(axes));
   const btBoxShape box(btVector3(0.3, 0.2, 0.25));
