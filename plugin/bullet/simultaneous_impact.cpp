@@ -16,6 +16,12 @@ std::pair<core::Vec3, core::Vec3> tangentsOf(const core::Vec3& n) {
   return {t1, n.cross(t1)};
 }
 
+// A side of a contact: its body, or one that does not move (zero inverse mass and inertia).
+core::impact::ContactBody bodyAt(const std::vector<core::impact::ContactBody>& bodies, int index) {
+  return index == kImmovable ? core::impact::ContactBody{}
+                             : bodies[static_cast<std::size_t>(index)];
+}
+
 bool rotationLocked(const core::impact::ContactBody& body) {
   return body.inverseInertiaWorld.isZero(0);
 }
@@ -58,7 +64,6 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
     tangents.push_back(tangentsOf(contact.normal));
     const core::Vec3 directions[3] = {contact.normal, tangents.back().first,
                                       tangents.back().second};
-    double inverseEffectiveMass = 0.0;
     for (const auto& [index, sign] : {std::pair{contact.bodyA, -1.0}, {contact.bodyB, 1.0}}) {
       if (index == kImmovable) continue;
       const core::impact::ContactBody& body = bodies[static_cast<std::size_t>(index)];
@@ -70,12 +75,13 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
         if (!rotationLocked(body))
           J.block<1, 3>(row, 6 * index + 3) += sign * r.cross(directions[d]).transpose();
       }
-      const core::Vec3 arm = r.cross(contact.normal);
-      inverseEffectiveMass += body.inverseMass + arm.dot(body.inverseInertiaWorld * arm);
     }
     mu(i) = contact.material.friction;
     restitution(i) = contact.material.restitution;
-    effectiveMass(i) = 1 / inverseEffectiveMass;
+    const core::impact::Contact pair{bodyAt(bodies, contact.bodyA), bodyAt(bodies, contact.bodyB),
+                                     contact.point, contact.normal};
+    effectiveMass(i) =
+        1 / contact.normal.dot(core::impact::inverseMassMatrix(pair) * contact.normal);
   }
   SimultaneousOutcome outcome;
   const Eigen::VectorXd before = Jn * vMinus;
