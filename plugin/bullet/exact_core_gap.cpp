@@ -19,26 +19,42 @@ constexpr int kMaxRounds = 64;
 // contact tolerance.
 constexpr double kConverged = 1e-10;
 
-// The point of a shape's core closest to y (world): a box's half extents without margin; an
-// ellipsoid shrunk along its normals by its margin, whose closest point is the ellipsoid's moved
-// in by the margin (at most the smallest radius of curvature, EllipsoidShape::setMargin). None
-// where y lies inside the core.
-std::optional<btVector3> closestCorePoint(const btConvexShape& shape, const btTransform& t,
-                                          const btVector3& y) {
-  const btVector3 local = t.invXform(y);
-  if (const EllipsoidShape* ellipsoid = ellipsoidOf(shape)) {
-    const core::EllipsoidDistance d =
-        core::ellipsoidDistance(toEigen(ellipsoid->getSemiAxes()), toEigen(local));
-    if (d.distance <= -ellipsoid->getMargin()) return std::nullopt;
-    return t * toBt((d.closestPoint - ellipsoid->getMargin() * d.normal).eval());
+// A shape's core (the shape less its margin, what GJK runs on), resolved once per query: the
+// projections below ask for its closest point a few dozen times.
+struct Core {
+  Core(const btConvexShape& shape, const btTransform& pose)
+      : ellipsoid(ellipsoidOf(shape)), frame(pose), margin(shape.getMargin()) {
+    if (ellipsoid != nullptr) {
+      semiAxes = toEigen(ellipsoid->getSemiAxes());
+    } else {
+      half = static_cast<const btBoxShape&>(shape).getHalfExtentsWithoutMargin();
+    }
   }
-  const btVector3 half = static_cast<const btBoxShape&>(shape).getHalfExtentsWithoutMargin();
-  btVector3 closest = local;
-  closest.setMax(-half);
-  closest.setMin(half);
-  if (closest == local) return std::nullopt;
-  return t * closest;
-}
+
+  // The core's point closest to y (world): a box's half extents without margin; an ellipsoid
+  // shrunk along its normals by its margin, whose closest point is the ellipsoid's moved in by the
+  // margin (at most the smallest radius of curvature, EllipsoidShape::setMargin). None where y lies
+  // inside the core.
+  std::optional<btVector3> closestPoint(const btVector3& y) const {
+    const btVector3 local = frame.invXform(y);
+    if (ellipsoid != nullptr) {
+      const core::EllipsoidDistance d = core::ellipsoidDistance(semiAxes, toEigen(local));
+      if (d.distance <= -margin) return std::nullopt;
+      return frame * toBt((d.closestPoint - margin * d.normal).eval());
+    }
+    btVector3 closest = local;
+    closest.setMax(-half);
+    closest.setMin(half);
+    if (closest == local) return std::nullopt;
+    return frame * closest;
+  }
+
+  const EllipsoidShape* ellipsoid;  // or a box
+  btTransform frame;
+  double margin;
+  core::Vec3 semiAxes = core::Vec3::Zero();  // an ellipsoid's
+  btVector3 half{0, 0, 0};                   // a box's core half extents
+};
 
 // Anderson acceleration of depth two (Walker & Ni, "Anderson acceleration for fixed-point
 // iterations", SIAM J. Numer. Anal. 2011) for x = G(x): the next iterate mixes the last three
@@ -102,27 +118,27 @@ Gap exactCoreGap(const Gap& start, const btConvexShape& a, const btTransform& ta
   // is the end on A of the cores' closest pair. It starts from GJK's witness on B's core, outside
   // A's where the cores are apart (B's surface point may lie inside A's core, the shapes
   // overlapping by more than A's margin).
-  std::optional<btVector3> x =
-      closestCorePoint(a, ta, start.pointOnB - start.normal * b.getMargin());
+  const Core coreA(a, ta), coreB(b, tb);
+  std::optional<btVector3> x = coreA.closestPoint(start.pointOnB - start.normal * coreB.margin);
   AndersonMixing mixing;
   for (int round = 0; x && round < kMaxRounds; ++round) {
-    const std::optional<btVector3> onB = closestCorePoint(b, tb, *x);
-    const std::optional<btVector3> image = onB ? closestCorePoint(a, ta, *onB) : std::nullopt;
+    const std::optional<btVector3> onB = coreB.closestPoint(*x);
+    const std::optional<btVector3> image = onB ? coreA.closestPoint(*onB) : std::nullopt;
     if (!image) return start;
     if ((*image - *x).length() > kConverged) {
       x = mixing.next(*x, *image);
       continue;
     }
-    const std::optional<btVector3> closestB = closestCorePoint(b, tb, *image);
+    const std::optional<btVector3> closestB = coreB.closestPoint(*image);
     if (!closestB) return start;
     const btVector3 apart = *image - *closestB;
     const btScalar length = apart.length();
     if (!(length > 0)) return start;
     Gap g;
     g.normal = apart / length;
-    g.distance = length - a.getMargin() - b.getMargin();
-    g.pointOnA = *image - g.normal * a.getMargin();
-    g.pointOnB = *closestB + g.normal * b.getMargin();
+    g.distance = length - coreA.margin - coreB.margin;
+    g.pointOnA = *image - g.normal * coreA.margin;
+    g.pointOnB = *closestB + g.normal * coreB.margin;
     return g;
   }
   return start;
