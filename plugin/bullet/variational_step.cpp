@@ -16,9 +16,8 @@
 //   6 writeBodies              poses and velocities back to Bullet
 #include "variational_step.h"
 
-#include "face_crossings.h"
 #include "mesh_triangles.h"
-#include "support_contacts.h"
+#include "pair_contacts.h"
 
 #include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
 #include <LinearMath/btTransformUtil.h>
@@ -46,27 +45,6 @@ bool listedAt(const std::vector<PairContact>& contacts, const core::Vec3& point)
   return std::any_of(contacts.begin(), contacts.end(), [&](const PairContact& contact) {
     return (contact.point - point).norm() <= kSamePoint;
   });
-}
-
-// The contact points of a face or edge contact, where a single witness point would leave the face
-// free to tip: the vertices of `side`'s shape (if polyhedral) within `reach` of the witness point
-// along `away` (unit, world, pointing away from the other shape) and of the other shape, less those
-// already listed. The second test keeps out the vertices of a large face (a wall) that lie in the
-// contact plane far from where the other shape touches it.
-void addVertexContacts(const PairGeometry& geometry, int side, double reach, const btVector3& away,
-                       const btVector3& witness, const CandidatePair& pair,
-                       const core::Vec3& normal, std::vector<PairContact>& out) {
-  const btPolyhedralConvexShape* polyhedron = polyhedronOf(geometry.shape[side]);
-  for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
-    const btVector3 world = surfaceVertexAt(geometry, side, i, away);
-    if (away.dot(world - witness) > reach) continue;
-    const core::Vec3 point = toEigen(world);
-    if (listedAt(out, point)) continue;
-    const double gap = vertexGap(geometry, side, i);
-    if (gap <= reach - kContactTolerance) {
-      out.push_back({pair, point, normal, vertexFeature(side, i), std::max(0.0, gap)});
-    }
-  }
 }
 
 }  // namespace
@@ -453,61 +431,22 @@ std::vector<PairContact> VariationalStep::contactsNow(int p, double reach) {
   const Gap& g = gapNow(p);
   const core::Vec3 normal = -toEigen(g.normal);  // the core's: from A into B
   std::vector<PairContact> contacts;
-  addVertexContacts(geometry, 0, reach, g.normal, g.pointOnA, pair, normal, contacts);
-  addVertexContacts(geometry, 1, reach, -g.normal, g.pointOnB, pair, normal, contacts);
-  for (int side = 0; side < 2; ++side) {
-    const btVector3 away = side == 0 ? g.normal : -g.normal;
-    for (const SupportCorner& corner :
-         supportCorners(geometry, side, away, side == 0 ? g.pointOnA : g.pointOnB, reach)) {
-      contacts.push_back({pair, toEigen(corner.point), normal,
-                          supportFeature(side, corner.direction), std::max(0.0, corner.gap)});
-    }
-  }
-  std::vector<btVector3> listed;
-  for (const PairContact& contact : contacts)
-    listed.push_back(toBt(contact.point));
-  for (const SupportCorner& corner : turnedCorners(geometry, g, reach, listed)) {
-    contacts.push_back({pair, toEigen(corner.point), normal, turnedFeature(corner.direction),
-                        std::max(0.0, corner.gap)});
-  }
-  int crossing = 0;
-  for (const FaceCrossing& corner :
-       faceCrossings(geometry, g.normal, g.pointOnA, g.pointOnB, reach)) {
-    const double gap = std::max(0.0, corner.gap - kContactTolerance);
-    const core::Vec3 point = toEigen(corner.point);
-    // A vertex at the crossing, seen along the normal, is as far from touching as the faces there.
-    const auto atCorner = [&](const PairContact& contact) {
-      const core::Vec3 apart = contact.point - point;
-      return (apart - apart.dot(normal) * normal).norm() <= kSamePoint;
-    };
-    const auto vertex =
-        corner.atVertex ? std::find_if(contacts.begin(), contacts.end(), atCorner) : contacts.end();
-    if (vertex != contacts.end()) {
-      vertex->gap = std::min(vertex->gap, gap);
-    } else {
-      contacts.push_back({pair, point, normal, crossingFeature(crossing++), gap});
-    }
-  }
-  // The gap's witness point where the points above do not hold it: a smooth shape's one point, or
-  // an edge crossing an edge beyond a face's outline (a tilted box on a box's edge, held at the
-  // edge's end in the face alone, sank at the crossing by 4 mm, measured). One within the holding
-  // reach of their outline is held by them as closely as a hold reaches; as one more row it would
-  // only make the LCP redundant.
-  const std::optional<PairContact> witness = witnessBeyond(p, contacts);
-  if (witness) contacts.push_back(*witness);
+  for (const PairPoint& contact : pairContacts(geometry, g, reach, m_holdingReach))
+    contacts.push_back(
+        {pair, toEigen(contact.point), normal, contact.feature, std::max(0.0, contact.gap)});
   return contacts;
 }
 
 std::optional<PairContact> VariationalStep::witnessBeyond(
     int p, const std::vector<PairContact>& contacts) {
   const Gap& g = gapNow(p);
-  const btVector3 witness = 0.5 * (g.pointOnA + g.pointOnB);
-  std::vector<btVector3> corners;
+  std::vector<btVector3> points;
   for (const PairContact& contact : contacts)
-    corners.push_back(toBt(contact.point));
-  if (withinOutline(corners, g.normal, witness, m_holdingReach)) return std::nullopt;
-  return PairContact{m_pairs[p], toEigen(witness), -toEigen(g.normal), -1,
-                     std::max(0.0, static_cast<double>(g.distance))};
+    points.push_back(toBt(contact.point));
+  const std::optional<PairPoint> witness = carom::witnessBeyond(g, points, m_holdingReach);
+  if (!witness) return std::nullopt;
+  return PairContact{m_pairs[p], toEigen(witness->point), -toEigen(g.normal), witness->feature,
+                     std::max(0.0, witness->gap)};
 }
 
 void VariationalStep::markTouching(int p, double distance,
