@@ -8,68 +8,14 @@
 #include <memory>
 #include <vector>
 
+#include "bullet/impact_solver_scene.h"
 #include "support/errors.h"
 
 namespace carom {
 namespace {
 
-constexpr double kGravity = 9.81;  // m/s²
-
-// A world with a static plane y = 0, owning what it creates. `solver` null: stock Bullet.
-// Multipoint manifolds: a velocity-level contact LCP needs a box's whole face in the manifold from
-// the first touch; Bullet's default adds one point per step, and a box held at one or two corners
-// tips (stock Bullet hides this with Baumgarte stabilization). Both solvers get the same setting.
-class Scene {
- public:
-  explicit Scene(btConstraintSolver* solver)
-      : dispatcher_(&configuration_),
-        stock_(),
-        world_(&dispatcher_, &broadphase_, solver ? solver : &stock_, &configuration_) {
-    // The setters edit the create functions the dispatcher already holds.
-    configuration_.setConvexConvexMultipointIterations(3, 3);
-    configuration_.setPlaneConvexMultipointIterations(3, 3);
-    world_.setGravity(btVector3(0, -kGravity, 0));
-    ground_ =
-        add(std::make_unique<btStaticPlaneShape>(btVector3(0, 1, 0), 0), 0, btVector3(0, 0, 0));
-  }
-  ~Scene() {
-    for (auto& body : bodies_)
-      world_.removeRigidBody(body.get());
-  }
-
-  btRigidBody* add(std::unique_ptr<btCollisionShape> shape, double mass, const btVector3& at) {
-    btVector3 inertia(0, 0, 0);
-    if (mass > 0) shape->calculateLocalInertia(mass, inertia);
-    btRigidBody::btRigidBodyConstructionInfo info(mass, nullptr, shape.get(), inertia);
-    info.m_startWorldTransform.setOrigin(at);
-    bodies_.push_back(std::make_unique<btRigidBody>(info));
-    shapes_.push_back(std::move(shape));
-    btRigidBody* body = bodies_.back().get();
-    body->setActivationState(DISABLE_DEACTIVATION);
-    world_.addRigidBody(body);
-    return body;
-  }
-  btRigidBody* sphere(double radius, const btVector3& at) {
-    return add(std::make_unique<btSphereShape>(radius), 1.0, at);
-  }
-  btRigidBody* box(const btVector3& half, const btVector3& at) {
-    return add(std::make_unique<btBoxShape>(half), 1.0, at);
-  }
-  void step(double h) { world_.stepSimulation(h, 1, h); }
-
-  btDiscreteDynamicsWorld& world() { return world_; }
-  btRigidBody* ground() { return ground_; }
-
- private:
-  btDefaultCollisionConfiguration configuration_;
-  btCollisionDispatcher dispatcher_;
-  btDbvtBroadphase broadphase_;
-  btSequentialImpulseConstraintSolver stock_;
-  btDiscreteDynamicsWorld world_;
-  std::vector<std::unique_ptr<btCollisionShape>> shapes_;
-  std::vector<std::unique_ptr<btRigidBody>> bodies_;
-  btRigidBody* ground_ = nullptr;
-};
+using test::kGravity;
+using test::SolverScene;
 
 constexpr double kStep = 1.0 / 240.0;  // s: g·h = 0.04 m/s, small against the impact speeds
 
@@ -77,7 +23,7 @@ constexpr double kStep = 1.0 / 240.0;  // s: g·h = 0.04 m/s, small against the 
 // 1 m with Bullet restitution e (plane restitution 1, so Bullet's product is e): v_down is the
 // last downward sample before the bounce, v_up the first upward one after it.
 std::vector<double> reboundRatios(btConstraintSolver* solver, double e, int bounces) {
-  Scene scene(solver);
+  SolverScene scene(solver);
   btRigidBody* ball = scene.sphere(0.1, btVector3(0, 1.1, 0));
   ball->setRestitution(e);
   scene.ground()->setRestitution(1);
@@ -123,7 +69,7 @@ TEST(ImpactSolver, CaromMaterialPicksItsLaw) {
   rubber.restitution = 0.7;
   config.setMaterial("rubber", rubber);
   ImpactSolver solver(config);
-  Scene scene(&solver);
+  SolverScene scene(&solver);
   btRigidBody* ball = scene.sphere(0.1, btVector3(0, 1.1, 0));
   ball->setRestitution(0.2);  // ignored: the carom material decides (the plane has none)
   solver.setMaterial(ball, "rubber");
@@ -145,7 +91,7 @@ TEST(ImpactSolver, FlatBoxLandingTakesTheSimultaneousPath) {
     Config config;
     config.solver.simultaneous = model;
     ImpactSolver solver(config);
-    Scene scene(&solver);
+    SolverScene scene(&solver);
     btRigidBody* box = scene.box(btVector3(0.5, 0.5, 0.5), btVector3(0, 0.8, 0));
     box->setRestitution(0.5);
     scene.ground()->setRestitution(1);  // Bullet multiplies: e = 0.5
@@ -182,7 +128,7 @@ double ballEnergy(const btRigidBody& ball) {
 
 // Energy of a ball over time, maximum relative deviation from the start.
 double elasticEnergyDrift(btConstraintSolver* solver, int bounces, int* counted) {
-  Scene scene(solver);
+  SolverScene scene(solver);
   btRigidBody* ball = scene.sphere(0.1, btVector3(0, 1.1, 0));
   ball->setRestitution(1);
   scene.ground()->setRestitution(1);
@@ -219,7 +165,7 @@ TEST(ImpactSolver, ElasticBallKeepsItsEnergyOver100Bounces) {
 // and still comes out of the ground.
 TEST(ImpactSolver, DriftCorrectionGivesNoEnergy) {
   ImpactSolver solver;
-  Scene scene(&solver);
+  SolverScene scene(&solver);
   btRigidBody* ball = scene.sphere(0.1, btVector3(0, 0.08, 0));
   ball->setLinearVelocity(btVector3(1, 0, 0));
   ball->setFriction(0);
@@ -240,7 +186,7 @@ TEST(ImpactSolver, DriftCorrectionGivesNoEnergy) {
 
 TEST(ImpactSolver, BoxAtRestNeitherCreepsNorSinks) {
   ImpactSolver solver;
-  Scene scene(&solver);
+  SolverScene scene(&solver);
   btRigidBody* box = scene.box(btVector3(0.5, 0.5, 0.5), btVector3(0, 0.5, 0));
   const btVector3 start = box->getCenterOfMassPosition();
   double worst = 0;
@@ -257,7 +203,7 @@ TEST(ImpactSolver, BoxAtRestNeitherCreepsNorSinks) {
 
 TEST(ImpactSolver, SlidingBoxDeceleratesAtMuG) {
   ImpactSolver solver;
-  Scene scene(&solver);
+  SolverScene scene(&solver);
   btRigidBody* box = scene.box(btVector3(0.5, 0.5, 0.5), btVector3(0, 0.5, 0));
   box->setFriction(0.5);
   scene.ground()->setFriction(1);  // Bullet's product: μ = 0.5
@@ -283,7 +229,7 @@ TEST(ImpactSolver, SlidingBoxDeceleratesAtMuG) {
 
 TEST(ImpactSolver, StackOfThreeBoxesStands) {
   ImpactSolver solver;
-  Scene scene(&solver);
+  SolverScene scene(&solver);
   std::vector<btRigidBody*> boxes;
   for (int i = 0; i < 3; ++i)
     boxes.push_back(scene.box(btVector3(0.5, 0.5, 0.5), btVector3(0, 0.5 + i, 0)));
@@ -304,7 +250,7 @@ TEST(ImpactSolver, StackOfThreeBoxesStands) {
 TEST(ImpactSolver, ContactSweepsFollowBulletsSolverIterations) {
   const auto largestSpeedAfterOneStep = [](int iterations) {
     ImpactSolver solver;
-    Scene scene(&solver);
+    SolverScene scene(&solver);
     scene.world().getSolverInfo().m_numIterations = iterations;
     std::vector<btRigidBody*> boxes;
     for (int i = 0; i < 4; ++i)
@@ -324,7 +270,7 @@ TEST(ImpactSolver, ContactSweepsFollowBulletsSolverIterations) {
 
 TEST(ImpactSolver, RefusesNoSweepsBeforeChangingAnything) {
   ImpactSolver solver;
-  Scene scene(&solver);
+  SolverScene scene(&solver);
   btRigidBody* box = scene.box(btVector3(0.5, 0.5, 0.5), btVector3(0, 0.5, 0));
   scene.world().getSolverInfo().m_numIterations = 0;
   test::expectErrorNaming([&] { scene.step(1.0 / 60.0); }, "m_numIterations");
@@ -335,7 +281,7 @@ TEST(ImpactSolver, RefusesNoSweepsBeforeChangingAnything) {
 // zero lands on its corner and stays tilted; other motion factors are refused.
 TEST(ImpactSolver, ALockedRotationKeepsABoxFromTurningAndOtherFactorsAreRefused) {
   ImpactSolver solver;
-  Scene scene(&solver);
+  SolverScene scene(&solver);
   btRigidBody* box = scene.box(btVector3(0.2, 0.2, 0.2), btVector3(0, 0.5, 0));
   box->setCenterOfMassTransform(
       btTransform(btQuaternion(btVector3(0, 0, 1), 0.3), btVector3(0, 0.5, 0)));
@@ -364,7 +310,7 @@ TEST(ImpactSolver, AKinematicLiftStrikesABoxInOneSimultaneousImpact) {
     void setWorldTransform(const btTransform&) override {}
   } lift;
   ImpactSolver solver;
-  Scene scene(&solver);
+  SolverScene scene(&solver);
   btBoxShape platformShape(btVector3(1, 0.1, 1));
   btRigidBody platform(0, &lift, &platformShape);
   platform.setCollisionFlags(platform.getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
@@ -386,7 +332,7 @@ TEST(ImpactSolver, AKinematicLiftStrikesABoxInOneSimultaneousImpact) {
 
 TEST(ImpactSolver, RefusesJointsBeforeChangingAnything) {
   ImpactSolver solver;
-  Scene scene(&solver);
+  SolverScene scene(&solver);
   btRigidBody* a = scene.sphere(0.1, btVector3(0, 1, 0));
   btRigidBody* b = scene.sphere(0.1, btVector3(1, 1, 0));
   btPoint2PointConstraint joint(*a, *b, btVector3(0.5, 0, 0), btVector3(-0.5, 0, 0));
