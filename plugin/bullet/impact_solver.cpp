@@ -68,8 +68,9 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
     bullet.friction = point.m_combinedFriction;
     return bullet;
   };
-  detail::Island island = detail::gatherIsland(bodies, numBodies, manifolds, numManifolds,
-                                               dispatcher, info.m_timeStep, materialOf);
+  detail::Island island =
+      detail::gatherIsland(bodies, numBodies, manifolds, numManifolds, dispatcher, info.m_timeStep,
+                           materialOf, previousPatchImpulses_);
   // Impacts between two half kicks: an impact happens inside the step, and resolving it halfway
   // through the forces' impulse is the time-symmetric choice, so that an elastic bounce neither
   // gains nor loses the kick (after the full kick it gains g·h of speed per bounce).
@@ -79,7 +80,7 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
   detail::applyForces(island, 0.5);
   detail::solveContacts(island, info.m_numIterations);
   detail::correctDrift(island, settings_);
-  detail::writeBack(island);
+  detail::writeBack(island, patchImpulses_);
   for (ImpactEvent& event : impacts) {
     event.time = time_;
     events_.push_back(std::move(event));
@@ -90,8 +91,14 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
 // Called once per internal step, also when every island sleeps and solveGroup is not.
 void ImpactSolver::allSolved(const btContactSolverInfo& info, btIDebugDraw* /*debugDrawer*/) {
   time_ += info.m_timeStep;
+  // Only this step's patch corners warm-start the next: a pair that did not touch is forgotten.
+  previousPatchImpulses_ = std::move(patchImpulses_);
+  patchImpulses_.clear();
 }
 
-void ImpactSolver::reset() {}
+void ImpactSolver::reset() {
+  previousPatchImpulses_.clear();
+  patchImpulses_.clear();
+}
 
 }  // namespace carom

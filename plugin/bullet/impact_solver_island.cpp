@@ -4,6 +4,8 @@
 #include <unordered_map>
 
 #include "motion_factors.h"
+#include "pair_contacts.h"
+#include "support_contacts.h"
 
 namespace carom::detail {
 namespace {
@@ -26,6 +28,44 @@ IslandBody makeBody(const btCollisionObject* object) {
   return body;
 }
 
+// Whether the pair is held at carom's own contact points (gatherIsland): one shape is a smooth
+// one with flat or straight features, and each is a single convex shape or a plane.
+bool heldAtPatchCorners(const btCollisionShape& a, const btCollisionShape& b) {
+  const auto single = [](const btCollisionShape& shape) {
+    return shape.isConvex() || shape.getShapeType() == STATIC_PLANE_PROXYTYPE;
+  };
+  return single(a) && single(b) && (hasFlatFeatures(a) || hasFlatFeatures(b));
+}
+
+// The pair's contact points where its shapes are now (heldAtPatchCorners) within the manifold's
+// breaking threshold, as the island's contacts between bodyA and bodyB, warm-started by feature.
+// The witness point is held where it lies beyond their outline by more than kSamePoint.
+void addPatchCorners(Island& island, int bodyA, int bodyB, const btPersistentManifold& manifold,
+                     const core::impact::Material& material, const PatchImpulses& patchImpulses) {
+  if (!island.bodies[bodyA].dynamic && !island.bodies[bodyB].dynamic) return;
+  const btCollisionObject* a = manifold.getBody0();
+  const btCollisionObject* b = manifold.getBody1();
+  const PairGeometry geometry{{a->getCollisionShape(), b->getCollisionShape()},
+                              {a->getWorldTransform(), b->getWorldTransform()}};
+  const Gap gap = gapOf(geometry);
+  const double reach = manifold.getContactBreakingThreshold();
+  if (gap.distance > reach) return;
+  for (const PairPoint& corner : pairContacts(geometry, gap, reach, kSamePoint)) {
+    IslandContact contact;
+    contact.feature = corner.feature;
+    contact.bodyA = bodyA;
+    contact.bodyB = bodyB;
+    contact.point = toEigen(corner.point);
+    contact.normal = -toEigen(gap.normal);
+    contact.distance = corner.gap;
+    contact.material = material;
+    const auto held = patchImpulses.find({a, b, corner.feature});
+    if (held != patchImpulses.end()) contact.impulse = toEigen(held->second);
+    contact.normalVelocityBeforeForces = normalVelocity(island, contact);
+    island.contacts.push_back(contact);
+  }
+}
+
 // The tangent basis the warm-start impulses are stored in (btPlaneSpace1, as Bullet's solver).
 void tangentBasis(const core::Vec3& normal, btVector3& t1, btVector3& t2) {
   btPlaneSpace1(toBt(normal), t1, t2);
@@ -35,7 +75,7 @@ void tangentBasis(const core::Vec3& normal, btVector3& t1, btVector3& t2) {
 
 Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,
                     int numManifolds, btDispatcher* dispatcher, double timeStep,
-                    const MaterialLookup& materialOf) {
+                    const MaterialLookup& materialOf, const PatchImpulses& patchImpulses) {
   Island island;
   island.timeStep = timeStep;
   std::unordered_map<const btCollisionObject*, int> index;
@@ -56,6 +96,11 @@ Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManif
     if (manifold->getNumContacts() == 0 || !dispatcher->needsResponse(a, b)) continue;
     // Static and kinematic objects are listed as immovable bodies (not core::contact::kWorld):
     // a kinematic body's velocity matters at its contacts.
+    if (heldAtPatchCorners(*a->getCollisionShape(), *b->getCollisionShape())) {
+      addPatchCorners(island, indexOf(a), indexOf(b), *manifold,
+                      materialOf(a, b, manifold->getContactPoint(0)), patchImpulses);
+      continue;
+    }
     for (int p = 0; p < manifold->getNumContacts(); ++p) {
       btManifoldPoint& point = manifold->getContactPoint(p);
       if (point.getDistance() > manifold->getContactProcessingThreshold()) continue;
@@ -145,13 +190,18 @@ core::contact::PersistentContactReport solveContacts(Island& island, int sweeps)
   return report;
 }
 
-void writeBack(const Island& island) {
+void writeBack(const Island& island, PatchImpulses& patchImpulses) {
   for (const IslandBody& body : island.bodies) {
     if (body.dynamic == nullptr) continue;
     body.dynamic->setLinearVelocity(toBt(body.state.linearVelocity));
     body.dynamic->setAngularVelocity(toBt(body.state.angularVelocity));
   }
   for (const IslandContact& contact : island.contacts) {
+    if (contact.source == nullptr) {
+      patchImpulses[{island.bodies[contact.bodyA].object, island.bodies[contact.bodyB].object,
+                     contact.feature}] = toBt(contact.impulse);
+      continue;
+    }
     btManifoldPoint& point = *contact.source;
     btVector3 t1, t2;
     tangentBasis(contact.normal, t1, t2);

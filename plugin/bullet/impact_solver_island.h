@@ -25,8 +25,11 @@ struct IslandBody {
 };
 
 struct IslandContact {
-  btManifoldPoint* source = nullptr;  // where the warm-start impulse is read and written
-  int bodyA = 0;  // indices into Island::bodies: the manifold's body 0 and body 1
+  // Where the warm-start impulse is read and written; null for a patch corner, whose impulse the
+  // solver keeps by its feature (PatchImpulses).
+  btManifoldPoint* source = nullptr;
+  int feature = 0;  // a patch corner's (vertex_contacts.h)
+  int bodyA = 0;    // indices into Island::bodies: the manifold's body 0 and body 1
   int bodyB = 0;
   core::Vec3 point = core::Vec3::Zero();    // midway between the two witness points (m)
   core::Vec3 normal = core::Vec3::UnitZ();  // unit, from A into B: −m_normalWorldOnB
@@ -46,10 +49,14 @@ using MaterialLookup = std::function<core::impact::Material(
     const btCollisionObject* a, const btCollisionObject* b, const btManifoldPoint& point)>;
 
 // Stage 1: every dynamic body of `bodies` and every object of a responding manifold point within
-// the manifold's processing threshold.
+// the manifold's processing threshold. A manifold with a point, one of whose shapes is a smooth
+// one with flat or straight features (a cylinder, a capsule, a cone: support_contacts.h) and
+// neither a compound nor a mesh, gives instead the contact points carom finds where the pair's
+// shapes are (pair_contacts.h: the corners of the patch within the manifold's breaking threshold,
+// and the gap's witness point beyond their outline), warm-started from `patchImpulses`.
 Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,
                     int numManifolds, btDispatcher* dispatcher, double timeStep,
-                    const MaterialLookup& materialOf);
+                    const MaterialLookup& materialOf, const PatchImpulses& patchImpulses);
 
 // Relative velocity of B's material point minus A's along the normal (m/s).
 double normalVelocity(const Island& island, const IslandContact& contact);
@@ -72,7 +79,8 @@ core::contact::PersistentContactReport solveContacts(Island& island, int sweeps)
 // island's kinetic energy.
 void correctDrift(Island& island, const ImpactSolverSettings& settings);
 
-// Stage 6: velocities to the dynamic bodies, impulses to the manifold points.
-void writeBack(const Island& island);
+// Stage 6: velocities to the dynamic bodies, impulses to the manifold points and the patch
+// corners' to `patchImpulses`.
+void writeBack(const Island& island, PatchImpulses& patchImpulses);
 
 }  // namespace carom::detail

@@ -21,6 +21,11 @@ inline constexpr double kSupportTilt = 1e-3;
 // of a segment from any tangent basis that is not exactly across it.
 inline constexpr int kSupportDirections = 4;
 
+// Whether `shape` is a convex shape that touches with a flat or straight patch but has no
+// vertices to hold it by: not a polyhedron (whose vertices are its corners) and not strictly
+// convex (a sphere or carom::EllipsoidShape touches at one point). A cylinder, a capsule, a cone.
+bool hasFlatFeatures(const btCollisionShape& shape);
+
 // A patch corner's feature (vertex_contacts.h): side s's support corner in direction d is face
 // crossing 2d + s, and the corner a turn of A towards direction d finds comes after them.
 inline int supportFeature(int side, int direction) {
