@@ -11,6 +11,7 @@
 #include <BulletCollision/CollisionShapes/btTriangleShape.h>
 #include <LinearMath/btTransform.h>
 
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -62,6 +63,43 @@ btVector3 interiorPointOf(const btConvexShape& shape, const btTransform& frame);
 std::optional<Gap> gapBehindTriangle(const btConvexShape& shape, const btTransform& frame,
                                      const btTriangleShape& triangle,
                                      const btTransform& triangleFrame);
+
+// Where a mesh's surface goes on beyond a triangle's edges, for each edge: its two corners (the
+// mesh's frame) and the unit normal of the mesh's triangle across it, turned to be wound as this
+// triangle is (a mesh's winding need not be consistent), or zero at the mesh's border.
+struct TriangleNeighbours {
+  struct Edge {
+    btVector3 from;
+    btVector3 to;
+    btVector3 normal;
+  };
+  std::array<Edge, 3> edge;
+  // The same for the triangle turned round: the normals too.
+  TriangleNeighbours reversed() const;
+};
+
+// Two corners of a mesh this close (m) are one: btTriangleInfoMap's connectivity threshold.
+inline constexpr double kSharedCorner = 1e-4;
+
+// The triangles across `triangle`'s edges in `mesh`: those with two corners on an edge's
+// (kSharedCorner).
+TriangleNeighbours neighboursOf(const btConcaveShape& mesh, const MeshTriangle& triangle);
+
+// Gap `g` from a mesh's triangle (side `triangleSide` of the pair: 0 for A, 1 for B, at `frame`)
+// to a shape, its normal kept among the normals the mesh's surface has at the gap's witness point
+// on the triangle. GJK's normal at an edge points from the edge to the shape, tilted from the
+// face by as much as the shape lies beyond the edge; where the triangle across it continues the
+// face or bends up (a flat floor's inner edges), the shape beyond the edge lies over that
+// triangle, whose own pair holds it, and the tilt is no normal of the surface: a ball of radius
+// 0.2 m rolling at 1 m/s across a flat mesh's edges was pushed up and back along it, 2.7 % of its
+// energy lost at each (measured). There the normal is the face's; across an edge over which the
+// surface bends down (a ridge), it turns no further than the next face's. An edge with no triangle
+// across (the mesh's border) and a witness point inside the face keep GJK's normal. The distance
+// stays; the witness points, turned, are the other shape's support against the new normal (`other`,
+// convex, at `otherFrame`) and that point less the distance along the normal.
+Gap withinSurfaceNormals(const Gap& g, int triangleSide, const btTriangleShape& triangle,
+                         const btTransform& frame, const TriangleNeighbours& neighbours,
+                         const btCollisionShape& other, const btTransform& otherFrame);
 
 // The rounding of a box's edges where it meets a mesh's triangles (m): enough for GJK, which
 // between shapes without margins touches at distance zero, where its normal is EPA's, tilted by up

@@ -23,7 +23,7 @@ bool listedAt(const std::vector<PairPoint>& points, const btVector3& point) {
 // contact plane far from where the other shape touches it.
 void addVertexContacts(const PairGeometry& geometry, int side, double reach, const btVector3& away,
                        const btVector3& witness, std::vector<PairPoint>& out) {
-  const btPolyhedralConvexShape* polyhedron = polyhedronOf(geometry.shape[side]);
+  const btPolyhedralConvexShape* polyhedron = vertexPolyhedronOf(geometry, side);
   for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
     const btVector3 point = surfaceVertexAt(geometry, side, i, away);
     if (away.dot(point - witness) > reach || listedAt(out, point)) continue;

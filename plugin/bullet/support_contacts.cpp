@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <array>
 
-#include "carom/bullet/ellipsoid_shape.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -16,10 +15,7 @@ namespace {
 
 // The shape as a convex one if it hasFlatFeatures, else nullptr.
 const btConvexShape* flatFeaturedOf(const btCollisionShape* shape) {
-  if (!shape->isConvex() || polyhedronOf(shape) != nullptr) return nullptr;
-  if (shape->getShapeType() == SPHERE_SHAPE_PROXYTYPE) return nullptr;
-  if (shape->getShapeType() == CUSTOM_CONVEX_SHAPE_TYPE &&
-      dynamic_cast<const EllipsoidShape*>(shape) != nullptr)
+  if (!shape->isConvex() || polyhedronOf(shape) != nullptr || isStrictlyConvex(*shape))
     return nullptr;
   return static_cast<const btConvexShape*>(shape);
 }

@@ -296,10 +296,13 @@ std::vector<int> VariationalStep::childrenToPair(const btCollisionObject* object
              (pair.b == object && pair.childB == triangle.number);
     });
     if (paired) continue;
-    for (const bool reversed : {false, true}) {
-      std::unique_ptr<btTriangleShape>& stored = m_triangles[{&shape, triangle.number, reversed}];
-      if (!stored)
-        stored = std::make_unique<btTriangleShape>(triangleShapeOf(mesh, triangle, reversed));
+    MeshChild& wound = m_triangles[{&shape, triangle.number, false}];
+    if (!wound.shape) {
+      wound.shape = std::make_unique<btTriangleShape>(triangleShapeOf(mesh, triangle));
+      wound.neighbours = neighboursOf(mesh, triangle);
+      MeshChild& turned = m_triangles[{&shape, triangle.number, true}];
+      turned.shape = std::make_unique<btTriangleShape>(triangleShapeOf(mesh, triangle, true));
+      turned.neighbours = wound.neighbours.reversed();
     }
     children.push_back(triangle.number);
   }
@@ -371,8 +374,10 @@ PairGeometry VariationalStep::geometryAt(const CandidatePair& pair, const core::
   for (int side = 0; side < 2; ++side) {
     if (children[side] == kWholeShape) continue;
     if (isTriangleMesh(*geometry.shape[side])) {  // a triangle, in the mesh's frame
-      geometry.shape[side] =
-          m_triangles.at({geometry.shape[side], children[side], pair.reversed}).get();
+      const MeshChild& child =
+          m_triangles.at({geometry.shape[side], children[side], pair.reversed});
+      geometry.shape[side] = child.shape.get();
+      geometry.neighbours[side] = &child.neighbours;
       geometry.solidBehind[side] = true;
       continue;
     }
@@ -561,7 +566,7 @@ const std::vector<double>& VariationalStep::vertexTrialGapsOf(int p) {
     const CandidatePair& pair = m_pairs[p];
     const PairGeometry trial = geometryAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB), 1.0);
     for (int side = 0; side < 2; ++side) {
-      const btPolyhedralConvexShape* polyhedron = polyhedronOf(trial.shape[side]);
+      const btPolyhedralConvexShape* polyhedron = vertexPolyhedronOf(trial, side);
       for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i)
         trialGaps.push_back(vertexGap(trial, side, i));
     }
@@ -577,7 +582,7 @@ void VariationalStep::addSinkingVertices(int p, std::vector<PairContact>& contac
   const core::Vec3 normal = -toEigen(awayFromB);  // the core's: from A into B
   std::size_t next = 0;                           // the vertex's place in trialGaps
   for (int side = 0; side < 2; ++side) {
-    const btPolyhedralConvexShape* polyhedron = polyhedronOf(now.shape[side]);
+    const btPolyhedralConvexShape* polyhedron = vertexPolyhedronOf(now, side);
     for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
       if (trialGaps[next++] >= 0) continue;
       const btVector3 away = side == 0 ? awayFromB : -awayFromB;
@@ -597,7 +602,7 @@ double VariationalStep::earliestVertexImpact(int p, double remaining, double cap
   double earliest = cap;
   std::size_t next = 0;  // the vertex's place in trialGaps
   for (int side = 0; side < 2; ++side) {
-    const btPolyhedralConvexShape* polyhedron = polyhedronOf(now.shape[side]);
+    const btPolyhedralConvexShape* polyhedron = vertexPolyhedronOf(now, side);
     for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
       // Located half the contact tolerance inside touching (vertexGap ≤ 0), where contactsNow
       // lists the vertex; a vertex touching now has been held, struck or grazed just now.

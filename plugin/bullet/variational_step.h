@@ -24,6 +24,7 @@
 #include "carom/core/impact/contact.h"
 #include "carom/core/impact/material.h"
 #include "carom/core/lgvi.h"
+#include "mesh_triangles.h"
 #include "vertex_contacts.h"
 
 namespace carom {
@@ -412,9 +413,13 @@ class VariationalStep {
   // The triangles of meshes and heightfields paired in the step (childrenToPair), by mesh shape
   // and triangle number: a pair's child shape there (geometryAt).
   // A triangle is kept as the mesh winds it and reversed, as pairs face it
-  // (CandidatePair::reversed).
-  std::map<std::tuple<const btCollisionShape*, int, bool>, std::unique_ptr<btTriangleShape>>
-      m_triangles;
+  // (CandidatePair::reversed), with the triangles across its edges (gapOf keeps its normals
+  // among the surface's there).
+  struct MeshChild {
+    std::unique_ptr<btTriangleShape> shape;
+    TriangleNeighbours neighbours;
+  };
+  std::map<std::tuple<const btCollisionShape*, int, bool>, MeshChild> m_triangles;
   // The boxes that meet triangles, each as sharpBox makes it, made when a query first needs it.
   mutable std::map<const btBoxShape*, std::unique_ptr<btBoxShape>> m_sharpBoxes;
   std::vector<HeldContact> m_held;

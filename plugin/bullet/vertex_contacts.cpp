@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "box_distance.h"
+#include "carom/bullet/ellipsoid_shape.h"
 #include "mesh_triangles.h"
 #include "variational_step.h"
 
@@ -22,7 +23,14 @@ Gap gapOf(const PairGeometry& geometry) {
         static_cast<const btTriangleShape&>(*geometry.shape[1 - side]), geometry.frame[1 - side]);
     if (behind) return side == 0 ? *behind : reversed(*behind);
   }
-  return gap(*geometry.shape[0], geometry.frame[0], *geometry.shape[1], geometry.frame[1]);
+  Gap g = gap(*geometry.shape[0], geometry.frame[0], *geometry.shape[1], geometry.frame[1]);
+  for (int side = 0; side < 2; ++side) {
+    if (geometry.neighbours[side] == nullptr) continue;
+    g = withinSurfaceNormals(g, side, static_cast<const btTriangleShape&>(*geometry.shape[side]),
+                             geometry.frame[side], *geometry.neighbours[side],
+                             *geometry.shape[1 - side], geometry.frame[1 - side]);
+  }
+  return g;
 }
 
 std::vector<int> compoundChildrenOf(const btCollisionShape& shape) {
@@ -63,6 +71,16 @@ btVector3 vertexAt(const btPolyhedralConvexShape& polyhedron, const btTransform&
   btVector3 local;
   polyhedron.getVertex(vertex, local);
   return frame * local;
+}
+
+bool isStrictlyConvex(const btCollisionShape& shape) {
+  return shape.getShapeType() == SPHERE_SHAPE_PROXYTYPE ||
+         (shape.getShapeType() == CUSTOM_CONVEX_SHAPE_TYPE &&
+          dynamic_cast<const EllipsoidShape*>(&shape) != nullptr);
+}
+
+const btPolyhedralConvexShape* vertexPolyhedronOf(const PairGeometry& geometry, int side) {
+  return isStrictlyConvex(*geometry.shape[1 - side]) ? nullptr : polyhedronOf(geometry.shape[side]);
 }
 
 double pointGap(const PairGeometry& geometry, int side, const btVector3& point) {

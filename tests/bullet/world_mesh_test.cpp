@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "bullet/fast_ball.h"
@@ -178,6 +179,39 @@ TEST(DynamicsWorldMesh, ABoxAtRestOnTwoTrianglesStaysPut) {
   EXPECT_LT(box->getAngularVelocity().length(), 1e-9);
   EXPECT_TRUE(scene.world().getImpactEvents().empty());
   std::printf("[ measured ] box at rest on two triangles: drift over 1000 steps %.3e m\n", drift);
+}
+
+// A ball rolling on a flat mesh or heightfield goes on as on a plane, across the triangles' edges
+// and over their corners: no impact, its speed and energy kept. At an edge, GJK's normal to the
+// triangle beyond points from the edge to the ball, tilted by as much as the ball is short of it,
+// and a triangle's corner ahead of the ball was a contact where the ball's surface moves down:
+// held there, a ball of radius 0.2 m at 1 m/s lost 2.7 % of its energy at each edge and 3.4 % at
+// each corner (measured).
+TEST(DynamicsWorldMesh, ABallRollsAcrossEdgesAndCornersAsOnAPlane) {
+  const double radius = 0.1, speed = 1.0;
+  for (const int which : {0, 1}) {
+    // Along a cell's edge over its corners, and across edges and diagonals.
+    for (const double x : {0.0, 0.3}) {
+      SCOPED_TRACE(std::string(which == 0 ? "mesh" : "heightfield") + ", x = " + std::to_string(x));
+      Grounds grounds;
+      test::Scene<DynamicsWorld> scene(withMaterial(SolverKind::variational, 0.5, 0.5));
+      scene.world().setMaterial((which == 0 ? grounds.mesh() : grounds.heightfield())(scene),
+                                "test");
+      btRigidBody* ball = scene.add(new btSphereShape(radius), 1.0, btVector3(x, radius, -1.5),
+                                    btVector3(0, 0, speed));
+      ball->setAngularVelocity(btVector3(speed / radius, 0, 0));
+      scene.world().setMaterial(ball, "test");
+      const double e0 = test::totalEnergy(scene.world());
+      for (int i = 0; i < 180; ++i) {  // 3 m: over three cells' corners, edges and diagonals
+        scene.world().stepSimulation(kH, 1, kH);
+        ASSERT_EQ(scene.world().getLastStepDiagnostics().impacts, 0) << "step " << i;
+      }
+      EXPECT_NEAR(ball->getLinearVelocity().z(), speed, 1e-9);
+      EXPECT_LT(std::abs(ball->getLinearVelocity().x()), 1e-9);
+      EXPECT_NEAR(ball->getCenterOfMassPosition().y(), radius, 1e-9);
+      EXPECT_NEAR(test::totalEnergy(scene.world()), e0, 1e-9 * e0);
+    }
+  }
 }
 
 // A box sliding across the mesh's triangle edges decelerates at μg, as on a plane.
