@@ -18,6 +18,7 @@
 
 #include "mesh_triangles.h"
 #include "pair_contacts.h"
+#include "support_contacts.h"
 
 #include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
 #include <LinearMath/btTransformUtil.h>
@@ -565,10 +566,17 @@ const std::vector<double>& VariationalStep::vertexTrialGapsOf(int p) {
   if (trialGaps.empty()) {
     const CandidatePair& pair = m_pairs[p];
     const PairGeometry trial = geometryAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB), 1.0);
+    std::optional<btVector3> trialNormal;  // the pair's there, where a vertex needs it
     for (int side = 0; side < 2; ++side) {
       const btPolyhedralConvexShape* polyhedron = vertexPolyhedronOf(trial, side);
-      for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i)
-        trialGaps.push_back(vertexGap(trial, side, i));
+      const bool smoothOther = polyhedron != nullptr && hasFlatFeatures(*trial.shape[1 - side]);
+      if (smoothOther && !trialNormal) trialNormal = gapOf(trial).normal;
+      for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
+        // A vertex the other shape curves away from does not sink (vertexFacesAlong).
+        const bool facing = !smoothOther || vertexFacesAlong(trial, side, i, *trialNormal);
+        trialGaps.push_back(facing ? vertexGap(trial, side, i)
+                                   : std::numeric_limits<double>::infinity());
+      }
     }
   }
   return trialGaps;
@@ -585,6 +593,9 @@ void VariationalStep::addSinkingVertices(int p, std::vector<PairContact>& contac
     const btPolyhedralConvexShape* polyhedron = vertexPolyhedronOf(now, side);
     for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
       if (trialGaps[next++] >= 0) continue;
+      // Under a smooth shape's flat patch at the trial poses, a vertex it curves away from now
+      // (its line of contact rolls over it within the step) is held by its patch's corners.
+      if (!vertexFacesAlong(now, side, i, awayFromB)) continue;
       const btVector3 away = side == 0 ? awayFromB : -awayFromB;
       const core::Vec3 point = toEigen(surfaceVertexAt(now, side, i, away));
       if (!listedAt(contacts, point)) {

@@ -10,9 +10,22 @@
 #include "box_distance.h"
 #include "carom/bullet/ellipsoid_shape.h"
 #include "mesh_triangles.h"
+#include "support_contacts.h"
 #include "variational_step.h"
 
 namespace carom {
+namespace {
+
+// A point as a Bullet shape, for its gap to another shape: a sphere of radius zero at atPoint.
+const btSphereShape& pointShape() {
+  static const btSphereShape sphere(0);
+  return sphere;
+}
+btTransform atPoint(const btVector3& point) {
+  return btTransform(btMatrix3x3::getIdentity(), point);
+}
+
+}  // namespace
 
 Gap gapOf(const PairGeometry& geometry) {
   for (int side = 0; side < 2; ++side) {
@@ -83,15 +96,26 @@ const btPolyhedralConvexShape* vertexPolyhedronOf(const PairGeometry& geometry, 
   return isStrictlyConvex(*geometry.shape[1 - side]) ? nullptr : polyhedronOf(geometry.shape[side]);
 }
 
+bool vertexFacesAlong(const PairGeometry& geometry, int side, int vertex, const btVector3& normal) {
+  const btCollisionShape& other = *geometry.shape[1 - side];
+  if (!hasFlatFeatures(other)) return true;
+  const btVector3 point =
+      vertexAt(*polyhedronOf(geometry.shape[side]), geometry.frame[side], vertex);
+  // From the other shape towards the vertex; the pair's points from B towards A.
+  const btVector3 toVertex =
+      gap(pointShape(), atPoint(point), other, geometry.frame[1 - side]).normal;
+  return toVertex.dot(side == 0 ? normal : -normal) >= std::cos(kSupportTilt);
+}
+
 double pointGap(const PairGeometry& geometry, int side, const btVector3& point) {
-  static const btSphereShape sphere(0);
-  const btTransform at(btMatrix3x3::getIdentity(), point);
   const btCollisionShape& other = *geometry.shape[1 - side];
   const btTransform& frame = geometry.frame[1 - side];
   std::optional<Gap> behind;
   if (geometry.solidBehind[1 - side])
-    behind = gapBehindTriangle(sphere, at, static_cast<const btTriangleShape&>(other), frame);
-  return (behind ? behind->distance : gap(sphere, at, other, frame).distance) - kContactTolerance;
+    behind = gapBehindTriangle(pointShape(), atPoint(point),
+                               static_cast<const btTriangleShape&>(other), frame);
+  return (behind ? behind->distance : gap(pointShape(), atPoint(point), other, frame).distance) -
+         kContactTolerance;
 }
 
 double vertexMargin(const btCollisionShape& polyhedron) {

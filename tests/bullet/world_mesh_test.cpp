@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
+#include <BulletCollision/CollisionShapes/btCapsuleShape.h>
+#include <BulletCollision/CollisionShapes/btCylinderShape.h>
 #include <BulletCollision/CollisionShapes/btHeightfieldTerrainShape.h>
 #include <BulletCollision/CollisionShapes/btTriangleMesh.h>
 
@@ -210,6 +212,57 @@ TEST(DynamicsWorldMesh, ABallRollsAcrossEdgesAndCornersAsOnAPlane) {
       EXPECT_LT(std::abs(ball->getLinearVelocity().x()), 1e-9);
       EXPECT_NEAR(ball->getCenterOfMassPosition().y(), radius, 1e-9);
       EXPECT_NEAR(test::totalEnergy(scene.world()), e0, 1e-9 * e0);
+    }
+  }
+}
+
+// A cylinder and a capsule lying on their sides roll on a flat mesh or heightfield across its cells'
+// edges and diagonals and over the corners of the edge that runs under their middle. A mesh's
+// corner under the curved side, ahead of the line of contact, was held along the pair's normal and
+// pushed the roller back at each: over these 3 m they lost 3.8 to 6.4 % of their energy (measured;
+// below 8e-4 now, where a triangle's edge or diagonal crosses under the line of contact).
+TEST(DynamicsWorldMesh, ACylinderAndACapsuleRollAcrossEdgesAndCorners) {
+  const double radius = 0.1, speed = 1.0;
+  const std::pair<std::string, std::function<btCollisionShape*()>> rollers[] = {
+      {"cylinder", [radius] { return new btCylinderShape(btVector3(radius, 0.15, radius)); }},
+      {"capsule", [radius] { return new btCapsuleShape(radius, 0.3); }}};
+  for (const auto& [name, shape] : rollers) {
+    for (const int which : {0, 1}) {
+      for (const bool alongZ : {true, false}) {  // the axis along x rolls along z, and the reverse
+        SCOPED_TRACE(name + (which == 0 ? " on a mesh" : " on a heightfield") +
+                     (alongZ ? ", along z" : ", along x"));
+        Grounds grounds;
+        test::Scene<DynamicsWorld> scene(withMaterial(SolverKind::variational, 0.5, 0.5));
+        scene.world().setMaterial((which == 0 ? grounds.mesh() : grounds.heightfield())(scene),
+                                  "test");
+        const btVector3 along = alongZ ? btVector3(0, 0, 1) : btVector3(1, 0, 0);
+        const btVector3 start = btVector3(0, radius, 0) - 1.5 * along;
+        btRigidBody* body = scene.add(shape(), 1.0, start);
+        const btQuaternion lying = alongZ ? btQuaternion(btVector3(0, 0, 1), SIMD_HALF_PI)
+                                          : btQuaternion(btVector3(1, 0, 0), SIMD_HALF_PI);
+        body->setCenterOfMassTransform(btTransform(lying, start));
+        body->getMotionState()->setWorldTransform(btTransform(lying, start));
+        body->updateInertiaTensor();
+        body->setLinearVelocity(speed * along);
+        body->setAngularVelocity(speed / radius * btVector3(0, 1, 0).cross(along));
+        scene.world().setMaterial(body, "test");
+        const double e0 = test::totalEnergy(scene.world());
+        double lowest = radius;
+        for (int i = 0; i < 180; ++i) {  // 3 m: over three cells' corners, edges and diagonals
+          scene.world().stepSimulation(kH, 1, kH);
+          ASSERT_TRUE(scene.world().getImpactEvents().empty()) << "step " << i;
+          lowest = std::min(lowest, body->getCenterOfMassPosition().y());
+        }
+        const double e1 = test::totalEnergy(scene.world());
+        std::printf(
+            "[ measured ] %s on a %s along %s: energy change %.2e of %.3f J, lowest %.2e m\n",
+            name.c_str(), which == 0 ? "mesh" : "heightfield", alongZ ? "z" : "x", e1 - e0, e0,
+            lowest - radius);
+        EXPECT_LE(e1, e0 * (1 + 1e-12));
+        EXPECT_GT(e1, e0 * (1 - 2e-3));
+        EXPECT_GT(lowest, radius - 1e-5);
+        EXPECT_NEAR(body->getLinearVelocity().dot(along), speed, 1e-3);
+      }
     }
   }
 }
