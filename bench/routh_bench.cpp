@@ -4,6 +4,8 @@
 // benchmark program links benchmark_main.
 #include <benchmark/benchmark.h>
 
+#include <limits>
+
 #include "carom/core/routh/examples.h"
 #include "carom/core/routh/sample_set.h"
 
@@ -40,6 +42,55 @@ void BM_RouthStepLcp(benchmark::State& state) {
   state.SetLabel(kNames[state.range(0)]);
 }
 BENCHMARK(BM_RouthStepLcp)->DenseRange(0, 3)->Unit(benchmark::kMicrosecond);
+
+// A column of `boxes` unit cubes (1 kg) on the ground, each face held at its four corners, every
+// box falling 0.05 m/s faster than the one under it: the simultaneous impact of a stack that a
+// step's gravity let sag, 4·boxes contacts of (3 + 8) step-LCP variables each. One step LCP with
+// every cap infinite (Anitescu–Potra's inelastic impact), the cost that grows with the stack.
+ImpactProblem boxStack(int boxes, Eigen::VectorXd& vMinus) {
+  const Eigen::Index n = 6 * boxes, m = 4 * boxes;
+  Eigen::MatrixXd M = Eigen::MatrixXd::Identity(n, n), Jn = Eigen::MatrixXd::Zero(m, n),
+                  Jt = Eigen::MatrixXd::Zero(2 * m, n);
+  vMinus = Eigen::VectorXd::Zero(n);
+  const Eigen::Vector3d directions[3] = {Eigen::Vector3d::UnitZ(), Eigen::Vector3d::UnitX(),
+                                         Eigen::Vector3d::UnitY()};
+  for (int b = 0; b < boxes; ++b) {
+    M.block<3, 3>(6 * b + 3, 6 * b + 3) *= 1.0 / 6.0;  // a unit cube's inertia
+    vMinus(6 * b + 2) = -0.2 - 0.05 * b;
+    for (int corner = 0; corner < 4; ++corner) {
+      const Eigen::Index i = 4 * b + corner;
+      const Eigen::Vector3d offset(corner % 2 ? 0.5 : -0.5, corner / 2 ? 0.5 : -0.5, -0.5);
+      // Contact i: box b − 1 (or the ground) is A, box b is B, at box b's bottom corner.
+      for (int d = 0; d < 3; ++d) {
+        Eigen::MatrixXd& J = d == 0 ? Jn : Jt;
+        const Eigen::Index row = d == 0 ? i : 2 * i + d - 1;
+        J.block<1, 3>(row, 6 * b) = directions[d].transpose();
+        J.block<1, 3>(row, 6 * b + 3) = offset.cross(directions[d]).transpose();
+        if (b > 0) {
+          const Eigen::Vector3d top(offset.x(), offset.y(), 0.5);
+          J.block<1, 3>(row, 6 * (b - 1)) = -directions[d].transpose();
+          J.block<1, 3>(row, 6 * (b - 1) + 3) = -top.cross(directions[d]).transpose();
+        }
+      }
+    }
+  }
+  return ImpactProblem::spatial(M, Jn, Jt, Eigen::VectorXd::Constant(m, 0.5));
+}
+
+void BM_RouthBoxStackStep(benchmark::State& state) {
+  Eigen::VectorXd vMinus;
+  const ImpactProblem problem = boxStack(static_cast<int>(state.range(0)), vMinus);
+  const Eigen::VectorXd caps =
+      Eigen::VectorXd::Constant(problem.contacts(), std::numeric_limits<double>::infinity());
+  std::uint64_t j = 0;
+  for (auto _ : state) {
+    const StepResult step = solveStep(problem, vMinus, caps, j++);
+    if (!step.solved()) state.SkipWithError(step.message.c_str());
+    benchmark::DoNotOptimize(step.v.data());
+  }
+  state.counters["variables"] = static_cast<double>(problem.stepMatrix().rows());
+}
+BENCHMARK(BM_RouthBoxStackStep)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->Unit(benchmark::kMillisecond);
 
 // One Algorithm 1 sample (Table 3 "time/sample"); reports LCPs per sample as a counter.
 void BM_RouthSample(benchmark::State& state) {

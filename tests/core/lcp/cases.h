@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -67,6 +68,24 @@ inline Eigen::MatrixXd copositivePlusMatrix(Random& random, Eigen::Index n) {
     N(j, j) += 0.1;
   }
   return psdMatrix(random, n) + N;
+}
+
+// A sparse matrix shaped like a contact problem's, whose rows meet only those within `band` of
+// them (a contact, those of its own two bodies): B Bᵀ of a banded B with `columns` columns plus a
+// banded skew part, and `shift` on the diagonal. With shift > 0 it is positive definite (a
+// P-matrix); with shift = 0 and fewer columns than rows, positive semi-definite and singular.
+inline Eigen::MatrixXd bandedMatrix(Random& random, Eigen::Index n, Eigen::Index columns,
+                                    Eigen::Index band, double shift) {
+  Eigen::MatrixXd B = Eigen::MatrixXd::Zero(n, columns), S = Eigen::MatrixXd::Zero(n, n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Eigen::Index centre = i * columns / n;
+    for (Eigen::Index j = std::max<Eigen::Index>(0, centre - band);
+         j < std::min(columns, centre + band + 1); ++j)
+      B(i, j) = random.uniform(-1.0, 1.0);
+    for (Eigen::Index j = std::max<Eigen::Index>(0, i - band); j < i; ++j)
+      S(i, j) = random.uniform(-1.0, 1.0);
+  }
+  return B * B.transpose() + S - S.transpose() + shift * Eigen::MatrixXd::Identity(n, n);
 }
 
 inline Eigen::VectorXd uniformVector(Random& random, Eigen::Index n) {

@@ -150,5 +150,39 @@ TEST(SiconosCrossCheck, CopositivePlusLcpsAllPassTheResidualCheck) {
   worst.print("copositive-plus");
 }
 
+// Problems of a few dozen contacts' size, sparse as theirs are: from 32 variables Lemke takes its
+// pivots' products over nonzeros (lemke.cpp, Tableau). lcp_enum cannot go this far; Siconos'
+// lexicographic Lemke is the peer. P-matrices must give its solution; singular PSD ones with
+// degenerate solutions, whose ratio tests tie, must pass the residual check.
+TEST(SiconosCrossCheck, LargeSparseLcpsAgreeWithLexicoLemke) {
+  Random random(404);
+  Worst worst;
+  for (int trial = 0; trial < 48; ++trial) {
+    const Eigen::Index n = 32 + 8 * (trial % 12), band = 1 + (trial / 2) % 3;
+    const bool unique = trial % 2 == 0;
+    const Eigen::MatrixXd M =
+        unique ? bandedMatrix(random, n, n, band, 0.1) : bandedMatrix(random, n, n / 2, 1, 0.0);
+    ASSERT_LT((M.array() != 0.0).count(), n * n / 2) << "not sparse: trial " << trial;
+    const Eigen::VectorXd q =
+        unique ? uniformVector(random, n) : feasibleQ(random, M, /*degenerate=*/true);
+    const double bound = kTolerance * std::max(1.0, q.lpNorm<Eigen::Infinity>());
+    const LcpResult carom = solveLemke(M, q);
+    expectSolvesLcp(carom, M, q, kTolerance);
+    const SiconosAnswer lemke = solveWithSiconos(SiconosSolver::kLexicoLemke, M, q);
+    ASSERT_EQ(lemke.info, 0) << "lcp_lexicolemke failed: trial " << trial;
+    const double residual = lcpResidual(M, q, lemke.z);
+    EXPECT_LE(residual, bound);
+    const double difference = (lemke.z - carom.z).lpNorm<Eigen::Infinity>();
+    if (unique) {
+      EXPECT_LE(difference, 1e-8) << "trial " << trial;
+    }
+    ++worst.instances;
+    worst.caromResidual = std::max(worst.caromResidual, carom.residual);
+    worst.lemkeResidual = std::max(worst.lemkeResidual, residual);
+    if (unique) worst.lemkeDifference = std::max(worst.lemkeDifference, difference);
+  }
+  worst.print("sparse, 32 to 120 variables (half P, half singular PSD and degenerate)");
+}
+
 }  // namespace
 }  // namespace carom::core::lcp
