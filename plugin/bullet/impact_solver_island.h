@@ -50,10 +50,11 @@ using MaterialLookup = std::function<core::impact::Material(
 
 // Stage 1: every dynamic body of `bodies` and every object of a responding manifold point within
 // the manifold's processing threshold. A manifold with a point, one of whose shapes is a smooth
-// one with flat or straight features (a cylinder, a capsule, a cone: support_contacts.h) and
-// neither a compound nor a mesh, gives instead the contact points carom finds where the pair's
-// shapes are (pair_contacts.h: the corners of the patch within the manifold's breaking threshold,
-// and the gap's witness point beyond their outline), warm-started from `patchImpulses`.
+// one with flat or straight features (a cylinder, a capsule, a cone: support_contacts.h) or a
+// polyhedron on a static or kinematic object, and neither a compound nor a mesh, gives instead the
+// contact points carom finds where the pair's shapes are (pair_contacts.h: the corners of the patch
+// within the manifold's breaking threshold, and the gap's witness point beyond their outline),
+// warm-started from `patchImpulses`.
 Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,
                     int numManifolds, btDispatcher* dispatcher, double timeStep,
                     const MaterialLookup& materialOf, const PatchImpulses& patchImpulses);

@@ -10,12 +10,14 @@
 // One solveGroup call, stage by stage (plugin/bullet/impact_solver.cpp):
 //   1. gather: the manifolds' responding points become contacts (normal from A into B, that is
 //      −m_normalWorldOnB), warm-started from the points' stored impulses; where one shape is a
-//      smooth one with flat or straight features (a cylinder, a capsule, a cone), the contacts
-//      are instead the corners of the patch the pair touches along at the step's poses, as in
-//      variational mode: Bullet's manifold gains one point of such a pair per step and keeps
-//      each as a point of the body, so a cylinder rolling on its side was held at points behind
-//      and beside its line of contact, wobbled, sank and slowed (1 m/s to 0.68 m/s in 4 s at
-//      60 Hz, 6 mm deep, measured);
+//      smooth one with flat or straight features (a cylinder, a capsule, a cone), or a polyhedron
+//      (a box, a convex hull) touches a static or kinematic object, the contacts are instead the
+//      corners of the patch the pair touches along at the step's poses, as in variational mode:
+//      Bullet's manifold gains one point of such a pair per step and keeps each as a point of
+//      the body, so a cylinder rolling on its side was held at points behind and beside its line
+//      of contact, wobbled, sank and slowed (1 m/s to 0.68 m/s in 4 s at 60 Hz, 6 mm deep), and
+//      drops the points a slide carries away, so a box sliding down an incline rocked on one or
+//      two corners and sank (measured);
 //   2. forces: v += h M⁻¹ F, ω += h J⁻¹ τ plus Bullet's gyroscopic term, exactly what
 //      btSequentialImpulseConstraintSolver adds;
 //   3. impacts: every contact that approached faster than the resting threshold *before* the
