@@ -572,10 +572,12 @@ const std::vector<double>& VariationalStep::vertexTrialGapsOf(int p) {
       const bool smoothOther = polyhedron != nullptr && hasFlatFeatures(*trial.shape[1 - side]);
       if (smoothOther && !trialNormal) trialNormal = gapOf(trial).normal;
       for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
-        // A vertex the other shape curves away from does not sink (vertexFacesAlong).
-        const bool facing = !smoothOther || vertexFacesAlong(trial, side, i, *trialNormal);
-        trialGaps.push_back(facing ? vertexGap(trial, side, i)
-                                   : std::numeric_limits<double>::infinity());
+        // A vertex the other shape curves away from does not sink (vertexFacesAlong); asked only
+        // of one that would, since an open vertex is skipped either way.
+        const double gap = vertexGap(trial, side, i);
+        const bool facing =
+            gap >= 0 || !smoothOther || vertexFacesAlong(trial, side, i, *trialNormal);
+        trialGaps.push_back(facing ? gap : std::numeric_limits<double>::infinity());
       }
     }
   }
