@@ -27,9 +27,11 @@ void addVertexContacts(const PairGeometry& geometry, int side, double reach, con
   for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
     const btVector3 point = surfaceVertexAt(geometry, side, i, away);
     if (away.dot(point - witness) > reach || listedAt(out, point)) continue;
-    if (!vertexFacesAlong(geometry, side, i, side == 0 ? away : -away)) continue;
     const double gap = vertexGap(geometry, side, i);
-    if (gap <= reach - kContactTolerance) out.push_back({point, vertexFeature(side, i), gap});
+    if (gap > reach - kContactTolerance) continue;
+    // Asked last: against a cylinder, a capsule or a cone it is one more gap query.
+    if (vertexFacesAlong(geometry, side, i, side == 0 ? away : -away))
+      out.push_back({point, vertexFeature(side, i), gap});
   }
 }
 

@@ -216,11 +216,12 @@ TEST(DynamicsWorldMesh, ABallRollsAcrossEdgesAndCornersAsOnAPlane) {
   }
 }
 
-// A cylinder and a capsule lying on their sides roll on a flat mesh or heightfield across its cells'
-// edges and diagonals and over the corners of the edge that runs under their middle. A mesh's
-// corner under the curved side, ahead of the line of contact, was held along the pair's normal and
-// pushed the roller back at each: over these 3 m they lost 3.8 to 6.4 % of their energy (measured;
-// below 8e-4 now, where a triangle's edge or diagonal crosses under the line of contact).
+// A cylinder and a capsule lying on their sides roll on a flat mesh or heightfield across its
+// cells' edges and diagonals and over the corners of the edge that runs under their middle. A
+// mesh's corner under the curved side, ahead of the line of contact, was held along the pair's
+// normal and pushed the roller back at each: over these 3 m they lost 3.8 to 6.4 % of their energy
+// (measured; below 8e-4 now, where a triangle's edge or diagonal crosses under the line of
+// contact).
 TEST(DynamicsWorldMesh, ACylinderAndACapsuleRollAcrossEdgesAndCorners) {
   const double radius = 0.1, speed = 1.0;
   const std::pair<std::string, std::function<btCollisionShape*()>> rollers[] = {
