@@ -1,13 +1,29 @@
-// Issue 5 §5: the same Bullet scenes stepped by stock Bullet (solver.kind = bullet), carom's lcp
-// mode and its variational mode, side by side: wall time per step, its ratio to stock Bullet, and
-// energy drift. Usage: carom-scene-bench [steps-per-scene] [seconds-per-run] [bin|pyramid|balls]
-// (defaults 60 steps, 1 s at 60 Hz, 5 s, and every scene): a run that reaches its wall-time cap
-// stops there and says how many steps it took, so the default stays under a minute.
+// The same Bullet scenes stepped by stock Bullet (solver.kind = bullet), carom's lcp mode and its
+// variational mode, side by side: wall time per step, its ratio to stock Bullet measured in the
+// same run, energy drift and, in variational mode, the impact search's work per event.
+//
+// Usage: carom-scene-bench [steps] [seconds] [scene ...]
+//   steps    steps timed per scene and mode (default 60: 1 s at 60 Hz)
+//   seconds  stepping time after which a run stops early and says how many steps it took
+//            (default 5); a single step still running at 4× this (plus 10 s) is reported as not
+//            finished, its run killed: each run is a child process
+//   scene    bin, bin-settled (steps 100–130 of the bin), pyramid, balls, scaling (the bin's mix
+//            at 25 … 800 bodies and the fitted growth exponent), pyramid-drop (55 boxes, 4 cm
+//            under each level), wall (a brick wall at rest), hulls (1,000 convex hulls); default
+//            bin, pyramid and balls.
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "carom/error.h"
 #include "scenes.h"
@@ -18,55 +34,143 @@ using carom::SolverKind;
 using carom::bench::World;
 
 struct Run {
-  int steps = 0;  // taken before the step count or the wall-time cap was reached
+  int steps = 0;  // timed, before the step count or the wall-time cap was reached
   double msPerStep = 0;
   double energyChange = 0;  // (E_end − E_0) / E_0
   double largestGain = 0;   // largest one-step energy increase / E_0: energy made by the solver
-  std::size_t impacts = 0;
+  long impacts = 0;
+  long events = 0;      // StepDiagnostics::impacts (landings included), summed (variational mode)
+  long probes = 0;      // StepDiagnostics::locationProbes, summed
+  long gapQueries = 0;  // StepDiagnostics::gapQueries, summed
+  char error[200] = {};
 };
 
-Run runScene(const std::function<void(World&)>& build, SolverKind kind, int steps, double cap) {
-  World scene(carom::test::configWith(kind));
-  build(scene);
+struct Scene {
+  std::string name;
+  int bodies;
+  std::function<void(World&)> build;
+  int skip = 0;  // steps taken untimed first
+};
+
+Run runScene(const Scene& scene, SolverKind kind, int steps, double cap) {
+  World world(carom::test::configWith(kind));
+  scene.build(world);
   const double h = 1.0 / 60.0;
-  const double e0 = carom::test::totalEnergy(scene.world());
+  for (int i = 0; i < scene.skip; ++i)
+    world.world().stepSimulation(h, 1, h);
+  const double e0 = carom::test::totalEnergy(world.world());
+  const std::size_t impactsBefore = world.world().getImpactEvents().size();
   double previous = e0;
   Run run;
   std::chrono::duration<double, std::milli> stepping{0};
   for (; run.steps < steps && stepping.count() < 1000 * cap; ++run.steps) {
     const auto start = std::chrono::steady_clock::now();
-    scene.world().stepSimulation(h, 1, h);
+    world.world().stepSimulation(h, 1, h);
     stepping += std::chrono::steady_clock::now() - start;
-    const double energy = carom::test::totalEnergy(scene.world());  // outside the timing
-    run.largestGain = std::max(run.largestGain, (energy - previous) / e0);
+    const double energy = carom::test::totalEnergy(world.world());  // outside the timing
+    run.largestGain = std::max(run.largestGain, (energy - previous) / std::abs(e0));
     previous = energy;
+    const carom::StepDiagnostics& diagnostics = world.world().getLastStepDiagnostics();
+    run.events += diagnostics.impacts;
+    run.probes += diagnostics.locationProbes;
+    run.gapQueries += diagnostics.gapQueries;
   }
   run.msPerStep = stepping.count() / run.steps;
-  run.energyChange = (previous - e0) / e0;
-  run.impacts = scene.world().getImpactEvents().size();
+  run.energyChange = (previous - e0) / std::abs(e0);
+  run.impacts = static_cast<long>(world.world().getImpactEvents().size() - impactsBefore);
   return run;
 }
 
-void compare(const char* name, int bodies, const std::function<void(World&)>& build, int steps,
-             double cap) {
-  std::printf("\n%s: %d dynamic bodies, %d steps at 60 Hz or %g s of stepping per mode\n", name,
-              bodies, steps, cap);
-  std::printf("  %-12s %6s %10s %9s %14s %16s %8s\n", "mode", "steps", "ms/step", "x bullet",
-              "dE/E0 (run)", "max step gain/E0", "impacts");
-  double stock = 0;
-  for (SolverKind kind : {SolverKind::bullet, SolverKind::lcp, SolverKind::variational}) {
+// Runs `scene` in a child process: a step that does not finish cannot hang the benchmark.
+std::optional<Run> runIsolated(const Scene& scene, SolverKind kind, int steps, double cap) {
+  int channel[2];
+  if (pipe(channel) != 0) return std::nullopt;
+  std::fflush(stdout);
+  const pid_t child = fork();
+  if (child == 0) {
+    close(channel[0]);
     Run run;
     try {
-      run = runScene(build, kind, steps, cap);
+      run = runScene(scene, kind, steps, cap);
     } catch (const carom::Error& error) {  // a mode that fails the scene says so in its row
-      std::printf("  %-12s failed: %s\n", carom::toString(kind), error.what());
+      std::snprintf(run.error, sizeof run.error, "%s", error.what());
+    }
+    const ssize_t written = write(channel[1], &run, sizeof run);
+    _exit(written == static_cast<ssize_t>(sizeof run) ? 0 : 1);
+  }
+  close(channel[1]);
+  const double limit = 4 * cap + 10 + (scene.skip > 0 ? 20 * cap : 0);  // s
+  pollfd ready{channel[0], POLLIN, 0};
+  Run run;
+  const bool answered = poll(&ready, 1, static_cast<int>(1000 * limit)) == 1 &&
+                        read(channel[0], &run, sizeof run) == static_cast<ssize_t>(sizeof run);
+  if (!answered) kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  close(channel[0]);
+  if (!answered) return std::nullopt;
+  return run;
+}
+
+// Each mode's run of `scene`; the bullet run's ms/step first (0 if it failed).
+std::vector<std::optional<Run>> compare(const Scene& scene, int steps, double cap) {
+  std::printf("\n%s: %d dynamic bodies, %d steps at 60 Hz%s or %g s of stepping per mode\n",
+              scene.name.c_str(), scene.bodies, steps,
+              scene.skip > 0 ? (" after " + std::to_string(scene.skip)).c_str() : "", cap);
+  std::printf("  %-12s %6s %10s %9s %12s %14s %8s %12s %12s\n", "mode", "steps", "ms/step",
+              "x bullet", "dE/E0 (run)", "max gain/E0", "impacts", "probes/evt", "queries/evt");
+  std::vector<std::optional<Run>> runs;
+  double stock = 0;
+  for (SolverKind kind : {SolverKind::bullet, SolverKind::lcp, SolverKind::variational}) {
+    runs.push_back(runIsolated(scene, kind, steps, cap));
+    const std::optional<Run>& run = runs.back();
+    if (!run) {
+      std::printf("  %-12s did not finish a step within the run's limit (killed)\n",
+                  carom::toString(kind));
+    } else if (run->error[0] != '\0') {
+      std::printf("  %-12s failed: %s\n", carom::toString(kind), run->error);
+      runs.back().reset();
+    } else {
+      if (kind == SolverKind::bullet) stock = run->msPerStep;
+      const double events = std::max(1L, run->events);
+      std::printf("  %-12s %6d %10.3f %9.2f %12.3e %14.3e %8ld %12.1f %12.1f\n",
+                  carom::toString(kind), run->steps, run->msPerStep, run->msPerStep / stock,
+                  run->energyChange, run->largestGain, run->impacts, run->probes / events,
+                  run->gapQueries / events);
+    }
+    std::fflush(stdout);
+  }
+  return runs;
+}
+
+// The bin's mix at several body counts, and each mode's growth exponent: the slope of
+// log(ms/step) against log(N) by least squares over the counts from 50 up whose runs took every
+// step (a capped run measured only the pour's first steps).
+void scaling(int steps, double cap) {
+  const int counts[] = {25, 50, 100, 200, 400, 800};
+  std::vector<std::vector<std::optional<Run>>> byCount;
+  for (const int n : counts) {
+    byCount.push_back(
+        compare({"bin " + std::to_string(n), n, [n](World& w) { carom::bench::pourIntoBin(w, n); }},
+                steps, cap));
+  }
+  std::printf("\ngrowth exponent of ms/step with N (N >= 50, runs that took all %d steps):\n",
+              steps);
+  for (int mode = 0; mode < 3; ++mode) {
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int points = 0;
+    for (std::size_t i = 1; i < byCount.size(); ++i) {
+      const std::optional<Run>& run = byCount[i][mode];
+      if (!run || run->steps < steps) continue;
+      const double x = std::log(counts[i]), y = std::log(run->msPerStep);
+      sx += x, sy += y, sxx += x * x, sxy += x * y, ++points;
+    }
+    const char* name = carom::toString(static_cast<SolverKind>(mode));
+    if (points < 2) {
+      std::printf("  %-12s too few complete runs\n", name);
       continue;
     }
-    if (kind == SolverKind::bullet) stock = run.msPerStep;
-    std::printf("  %-12s %6d %10.3f %9.2f %14.3e %16.3e %8zu\n", carom::toString(kind), run.steps,
-                run.msPerStep, run.msPerStep / stock, run.energyChange, run.largestGain,
-                run.impacts);
-    std::fflush(stdout);
+    std::printf("  %-12s %.2f over %d counts\n", name,
+                (points * sxy - sx * sy) / (points * sxx - sx * sx), points);
   }
 }
 
@@ -75,27 +179,42 @@ void compare(const char* name, int bodies, const std::function<void(World&)>& bu
 int main(int argc, char** argv) {
   const int steps = argc > 1 ? std::atoi(argv[1]) : 60;
   const double cap = argc > 2 ? std::atof(argv[2]) : 5.0;
-  const std::string only = argc > 3 ? argv[3] : "";
-  const bool known = only.empty() || only == "bin" || only == "pyramid" || only == "balls";
-  if (steps <= 0 || !(cap > 0) || !known) {
+  std::vector<std::string> wanted;
+  for (int i = 3; i < argc; ++i)
+    wanted.emplace_back(argv[i]);
+  if (wanted.empty()) wanted = {"bin", "pyramid", "balls"};
+  using namespace carom::bench;
+  const std::vector<Scene> scenes = {
+      {"bin", 300, [](World& w) { pourIntoBin(w, 300); }},
+      {"bin-settled", 300, [](World& w) { pourIntoBin(w, 300); }, 100},
+      {"pyramid", 55, [](World& w) { boxPyramid(w, 10); }},
+      {"balls", 100, [](World& w) { elasticBallsInABox(w, 100); }},
+      {"pyramid-drop", 55, [](World& w) { droppedBoxPyramid(w, 10, 0.04); }},
+      {"wall", 200, [](World& w) { brickWall(w, 10, 20); }},
+      {"hulls", 1000, [](World& w) { pourHulls(w, 1000); }},
+  };
+  const auto known = [&](const std::string& name) {
+    if (name == "scaling") return true;
+    for (const Scene& scene : scenes)
+      if (scene.name == name) return true;
+    return false;
+  };
+  bool ok = steps > 0 && cap > 0;
+  for (const std::string& name : wanted)
+    ok = ok && known(name);
+  if (!ok) {
     std::fprintf(stderr,
-                 "usage: carom-scene-bench [steps-per-scene > 0] [seconds-per-run > 0] "
-                 "[bin|pyramid|balls]\n");
+                 "usage: carom-scene-bench [steps > 0] [seconds > 0] [bin | bin-settled | pyramid "
+                 "| balls | scaling | pyramid-drop | wall | hulls ...]\n");
     return 2;
   }
-  const auto wanted = [&](const char* scene) { return only.empty() || only == scene; };
-  if (wanted("bin")) {
-    compare(
-        "bin", 300, [](World& scene) { carom::bench::pourIntoBin(scene, 300); }, steps, cap);
-  }
-  if (wanted("pyramid")) {
-    compare(
-        "pyramid", 55, [](World& scene) { carom::bench::boxPyramid(scene, 10); }, steps, cap);
-  }
-  if (wanted("balls")) {
-    compare(
-        "elastic balls", 100, [](World& scene) { carom::bench::elasticBallsInABox(scene, 100); },
-        steps, cap);
+  for (const std::string& name : wanted) {
+    if (name == "scaling") {
+      scaling(steps, cap);
+      continue;
+    }
+    for (const Scene& scene : scenes)
+      if (scene.name == name) compare(scene, steps, cap);
   }
   return 0;
 }

@@ -1,7 +1,9 @@
 #include "scenes.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+#include <vector>
 
 #include "carom/bullet/ellipsoid_shape.h"
 
@@ -35,16 +37,29 @@ void addWalls(World& scene, double half, double height, bool lid, double restitu
   }
 }
 
+// Bodies per row of a bin's layer, for about five layers of `bodies`: 8 for 300.
+int perRow(int bodies) {
+  return std::max(3, static_cast<int>(std::lround(std::sqrt(bodies / 4.7))));
+}
+
+// Where body i of a bin's grid starts: `row` per row and per column, 0.45 m apart, layers 0.45 m
+// apart from 1 m up, jittered sideways.
+btVector3 gridPoint(int i, int row, std::mt19937& random) {
+  std::uniform_real_distribution<double> jitter(-0.05, 0.05);
+  const double first = -0.225 * (row - 1);
+  return btVector3(first + 0.45 * (i % row) + jitter(random), 1.0 + 0.45 * (i / (row * row)),
+                   first + 0.45 * ((i / row) % row) + jitter(random));
+}
+
 }  // namespace
 
 void pourIntoBin(World& scene, int bodies) {
-  addWalls(scene, 2.0, 1.5, false, 0.3, 0.5);
+  const int row = perRow(bodies);
+  addWalls(scene, 0.25 * row, 1.5, false, 0.3, 0.5);
   std::mt19937 random(5);
   std::uniform_real_distribution<double> jitter(-0.05, 0.05);
   for (int i = 0; i < bodies; ++i) {
-    // 8 × 8 per layer, 0.45 m apart, layers 0.45 m apart from 1 m up.
-    const btVector3 at(-1.575 + 0.45 * (i % 8) + jitter(random), 1.0 + 0.45 * (i / 64),
-                       -1.575 + 0.45 * ((i / 8) % 8) + jitter(random));
+    const btVector3 at = gridPoint(i, row, random);
     btCollisionShape* shape = nullptr;
     switch (i % 3) {
       case 0:
@@ -64,12 +79,51 @@ void pourIntoBin(World& scene, int bodies) {
 }
 
 void boxPyramid(World& scene, int levels) {
+  droppedBoxPyramid(scene, levels, 0.0);
+}
+
+void droppedBoxPyramid(World& scene, int levels, double gap) {
   setContactMaterial(scene.addGround(), 0.0, 0.6);
   for (int row = 0; row < levels; ++row) {
     for (int i = 0; i < levels - row; ++i) {
-      const btVector3 at(i - 0.5 * (levels - row - 1), 0.5 + row, 0);
+      const btVector3 at(i - 0.5 * (levels - row - 1), 0.5 + row + gap * (row + 1), 0);
       setContactMaterial(scene.add(new btBoxShape(btVector3(0.5, 0.5, 0.5)), 1.0, at), 0.0, 0.6);
     }
+  }
+}
+
+void brickWall(World& scene, int rows, int bricks) {
+  setContactMaterial(scene.addGround(), 0.0, 0.6);
+  const btVector3 half(0.2, 0.1, 0.1);
+  for (int row = 0; row < rows; ++row) {
+    const double shift = row % 2 == 0 ? 0.0 : 0.2;  // running bond: every other row half a brick
+    for (int i = 0; i < bricks; ++i) {
+      const btVector3 at(0.4 * i + shift - 0.2 * bricks, 0.1 + 0.2 * row, 0);
+      setContactMaterial(scene.add(new btBoxShape(half), 1.0, at), 0.0, 0.6);
+    }
+  }
+}
+
+void pourHulls(World& scene, int hulls) {
+  const int row = perRow(hulls);
+  addWalls(scene, 0.25 * row, 1.5, false, 0.3, 0.5);
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> coordinate(-0.1, 0.1);
+  for (int i = 0; i < hulls; ++i) {
+    std::vector<btVector3> points(12);
+    btVector3 centre(0, 0, 0);
+    for (btVector3& point : points) {
+      point = btVector3(coordinate(random), coordinate(random), coordinate(random));
+      centre += point / points.size();
+    }
+    // The body frame at the centre of mass: the points' mean is close to it, and for a scene to
+    // time the difference does not matter.
+    auto* shape = new btConvexHullShape();
+    for (const btVector3& point : points)
+      shape->addPoint(point - centre, false);
+    shape->recalcLocalAabb();
+    btRigidBody* body = scene.add(shape, 1.0, gridPoint(i, row, random));
+    setContactMaterial(body, 0.3, 0.5);
   }
 }
 

@@ -88,6 +88,17 @@ core::routh::ImpactPolicy policyFor(const Config& config, const Eigen::VectorXd&
   return policy;
 }
 
+// Each contact of `group` by its law, in turn, while it still approaches.
+std::vector<ImpactEvent> resolveInTurn(Island& island, const std::vector<IslandContact*>& group) {
+  std::vector<ImpactEvent> events;
+  for (const IslandContact* contact : group) {
+    if (normalVelocity(island, *contact) >= 0) continue;  // separated by those before it
+    const std::vector<ImpactEvent> one = resolveSingle(island, *contact);
+    events.insert(events.end(), one.begin(), one.end());
+  }
+  return events;
+}
+
 // Halm–Posa on the group's dynamic bodies (simultaneous_impact.h).
 std::vector<ImpactEvent> resolveSimultaneous(Island& island,
                                              const std::vector<IslandContact*>& group,
@@ -100,15 +111,7 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
                      contact->point, contact->normal});
   }
   const std::optional<core::Vec3> frame = partnersRestFrame(pairs);
-  if (!frame) {
-    std::vector<ImpactEvent> events;
-    for (const IslandContact* contact : group) {
-      if (normalVelocity(island, *contact) >= 0) continue;  // separated by those before it
-      const std::vector<ImpactEvent> one = resolveSingle(island, *contact);
-      events.insert(events.end(), one.begin(), one.end());
-    }
-    return events;
-  }
+  if (!frame) return resolveInTurn(island, group);
   std::vector<int> slot(island.bodies.size(), kImmovable);  // in the impact's bodies
   std::vector<int> involved;
   std::vector<core::impact::ContactBody> bodies;
@@ -173,6 +176,13 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
       groups[joined.root(body)].push_back(contact);
     }
     for (const std::vector<IslandContact*>& group : groups) {
+      if (group.size() > kMaxSimultaneousContacts) {
+        for (ImpactEvent& event : resolveInTurn(island, group)) {
+          event.law = inTurnLaw(event.law, group.size());
+          events.push_back(event);
+        }
+        continue;
+      }
       if (group.empty()) continue;
       std::vector<ImpactEvent> resolved = group.size() == 1
                                               ? resolveSingle(island, *group[0])

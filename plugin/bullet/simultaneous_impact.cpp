@@ -28,6 +28,11 @@ bool rotationLocked(const core::impact::ContactBody& body) {
 
 }  // namespace
 
+std::string inTurnLaw(const std::string& law, std::size_t contacts) {
+  return law + " (in turn: " + std::to_string(contacts) + " contacts struck at once, over " +
+         std::to_string(kMaxSimultaneousContacts) + ")";
+}
+
 SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>& bodies,
                                           const std::vector<SimultaneousContact>& contacts,
                                           const core::Vec3& frame,

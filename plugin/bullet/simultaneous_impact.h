@@ -21,6 +21,16 @@ namespace carom::detail {
 // impact cannot move.
 inline constexpr int kImmovable = -1;
 
+// The most contacts one simultaneous impact resolves at once. Halm–Posa's step LCPs are dense in
+// the contacts and their bodies, and Lemke's pivots grow with their cube: a pyramid of 55 boxes
+// landing at once (a few hundred contacts) did not finish its step. A larger group is resolved one
+// contact at a time by its pair's law, in turn, each while it still approaches (the sequential
+// resolution), what still approaches afterwards struck again in the next round; both modes say so
+// in the event's law.
+inline constexpr std::size_t kMaxSimultaneousContacts = 32;
+// The law text of a contact resolved in turn in such a group of `contacts`.
+std::string inTurnLaw(const std::string& law, std::size_t contacts);
+
 struct SimultaneousContact {
   int bodyA = kImmovable;  // index into the impact's bodies, or kImmovable
   int bodyB = kImmovable;

@@ -84,6 +84,8 @@ StepDiagnostics VariationalStep::run() {
                    [](const auto& a, const auto& b) { return a.second.time < b.second.time; });
   for (const auto& [island, event] : m_events)
     m_world.recordImpact(event);
+  m_diagnostics.locationProbes = m_probes;
+  m_diagnostics.gapQueries = m_gapQueries;
   return m_diagnostics;
 }
 
@@ -402,16 +404,68 @@ PairGeometry VariationalStep::geometryAt(const CandidatePair& pair, const core::
 
 Gap VariationalStep::gapAt(const CandidatePair& pair, const core::BodyState* a,
                            const core::BodyState* b, double instant) const {
+  ++m_gapQueries;
   return gapOf(geometryAt(pair, a, b, instant));
 }
 
 const Gap& VariationalStep::gapNow(int p) {
-  std::optional<Gap>& known = m_tracks[p].gapNow;
-  if (!known) {
+  PairTrack& track = m_tracks[p];
+  if (!track.gapNow) {
     const CandidatePair& pair = m_pairs[p];
-    known = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
+    track.gapNow = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
+    track.lastGap = track.gapNow->distance;
+    for (int side = 0; side < 2; ++side) {
+      const int body = side == 0 ? pair.bodyA : pair.bodyB;
+      if (body != kFixed)
+        track.lastGapPoses[side] = {m_bodies[body].state.x, m_bodies[body].state.R};
+    }
   }
-  return *known;
+  return *track.gapNow;
+}
+
+double VariationalStep::movedSince(int index, const Pose& then, const core::BodyState& now) const {
+  return (now.x - then.x).norm() + (now.R - then.R).norm() * m_bodies[index].reach;
+}
+
+double VariationalStep::gapNowAtLeast(int p) const {
+  const PairTrack& track = m_tracks[p];
+  if (track.gapNow) return track.gapNow->distance;
+  if (!track.lastGap) return -std::numeric_limits<double>::infinity();
+  const CandidatePair& pair = m_pairs[p];
+  double bound = *track.lastGap;
+  for (int side = 0; side < 2; ++side) {
+    const int body = side == 0 ? pair.bodyA : pair.bodyB;
+    if (body != kFixed) bound -= movedSince(body, track.lastGapPoses[side], m_bodies[body].state);
+  }
+  return bound;
+}
+
+double VariationalStep::closingBound(int p, double fraction) const {
+  const CandidatePair& pair = m_pairs[p];
+  const double tau = fraction * m_timeStep;
+  // The LGVI's rotation over a sub-step turns by about |ω| τ, not exactly: a quarter more is far
+  // above the difference at the angles a flow takes (under a quarter turn per sub-step).
+  constexpr double kRotationMargin = 1.25;
+  core::Vec3 velocity = core::Vec3::Zero(), acceleration = core::Vec3::Zero();
+  double turning = 0;  // m: the bodies' points' largest travel from turning
+  for (int side = 0; side < 2; ++side) {
+    const int index = side == 0 ? pair.bodyA : pair.bodyB;
+    const double sign = side == 0 ? 1.0 : -1.0;
+    if (index == kFixed) {
+      const btRigidBody* body = btRigidBody::upcast(side == 0 ? pair.a : pair.b);
+      if (body != nullptr && body->isKinematicObject())
+        return std::numeric_limits<double>::infinity();
+      continue;  // static or sleeping: it stays where it is
+    }
+    const StepBody& body = m_bodies[index];
+    const double inverseMass = body.mass.inverseMass();
+    velocity += sign * inverseMass * body.state.gamma;
+    acceleration += sign * (body.load.gravity + inverseMass * body.load.force);
+    if (body.rotationLocked) continue;
+    const double momentum = body.state.Pi.norm() + body.load.torque.norm() * tau;
+    turning += kRotationMargin * momentum / body.smallestMoment * tau * body.reach;
+  }
+  return velocity.norm() * tau + 0.5 * acceleration.norm() * tau * tau + turning;
 }
 
 bool DistinctContacts::add(const PairContact& contact) {
@@ -480,9 +534,7 @@ double VariationalStep::trialGapAtLeast(int p) {
     for (int side = 0; side < 2; ++side) {
       const int body = side == 0 ? pair.bodyA : pair.bodyB;
       if (body == kFixed) continue;
-      const Pose& found = track.trialGapPoses[side];
-      bound -= (m_trial[body].x - found.x).norm() +
-               (m_trial[body].R - found.R).norm() * m_bodies[body].reach;  // Frobenius ≥ ‖·‖₂
+      bound -= movedSince(body, track.trialGapPoses[side], m_trial[body]);
     }
     if (bound + pair.slack >= kContactTolerance) return bound;
   }
@@ -505,12 +557,13 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
       m_nextPair = p;
     }
   };
-  // Closing pairs whose instant is not known, with where the straight line from their gap now to
-  // their trial gap crosses zero: located in that order, so that the first gives an early cap.
+  // Closing pairs whose instant is not known, with where the straight line from their gap now (or a
+  // lower bound of it, gapNowAtLeast) to their trial gap crosses zero: located in that order, so
+  // that the first gives an early cap.
   struct Unlocated {
     double estimate;
     int p;
-    double phiNow, phiTrial;
+    double phiAtLeast, phiTrial;
     double slack;
   };
   std::vector<Unlocated> unlocated;
@@ -532,20 +585,27 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
       consider(p, std::max(0.0, *track.impactAt - elapsed));
       continue;
     }
-    const double phiNow = gapNow(p).distance + slack;
-    if (phiNow < 0) {  // already closer than its slack: resolved now
+    double phiAtLeast = gapNowAtLeast(p) + slack;
+    if (phiAtLeast < 0) phiAtLeast = gapNow(p).distance + slack;
+    if (phiAtLeast < 0) {  // already closer than its slack: resolved now
       track.impactAt = elapsed;
       consider(p, 0);
       continue;
     }
-    unlocated.push_back({remaining * phiNow / (phiNow - phiTrial), p, phiNow, phiTrial, slack});
+    unlocated.push_back(
+        {remaining * phiAtLeast / (phiAtLeast - phiTrial), p, phiAtLeast, phiTrial, slack});
   }
-  std::sort(unlocated.begin(), unlocated.end(),
-            [](const Unlocated& a, const Unlocated& b) { return a.estimate < b.estimate; });
+  std::stable_sort(unlocated.begin(), unlocated.end(),
+                   [](const Unlocated& a, const Unlocated& b) { return a.estimate < b.estimate; });
   for (const Unlocated& u : unlocated) {
+    // Apart at the cap by more than the pair can close until then: not the next impact, found
+    // again after it. Asked first of the lower bound, then of the gap now, before any probe.
+    if (earliest < remaining && u.phiAtLeast > closingBound(u.p, earliest)) continue;
+    const double phiNow = gapNow(u.p).distance + u.slack;
+    if (earliest < remaining && phiNow > closingBound(u.p, earliest)) continue;
     const CandidatePair& pair = m_pairs[u.p];
     const std::optional<double> alpha =
-        locateImpactBefore(pair, u.phiNow, remaining, u.phiTrial, earliest,
+        locateImpactBefore(pair, phiNow, remaining, u.phiTrial, earliest,
                            [&](const PairGeometry& g) { return gapOf(g).distance + u.slack; });
     if (!alpha) continue;  // not before the earliest: found again after it
     m_tracks[u.p].impactAt = elapsed + *alpha;
@@ -613,6 +673,9 @@ double VariationalStep::earliestVertexImpact(int p, double remaining, double cap
   const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
   const std::vector<double>& trialGaps = vertexTrialGapsOf(p);
   double earliest = cap;
+  // A vertex apart now by more than the pair can close before the cap cannot strike before it.
+  const double closing =
+      cap < remaining ? closingBound(p, cap) : std::numeric_limits<double>::infinity();
   std::size_t next = 0;  // the vertex's place in trialGaps
   for (int side = 0; side < 2; ++side) {
     const btPolyhedralConvexShape* polyhedron = vertexPolyhedronOf(now, side);
@@ -624,6 +687,7 @@ double VariationalStep::earliestVertexImpact(int p, double remaining, double cap
       const double gapNow = vertexGap(now, side, i);
       if (gapNow <= 0) continue;
       const double phiNow = gapNow + 0.5 * kContactTolerance;
+      if (phiNow > closing) continue;
       const std::optional<double> alpha = locateImpactBefore(
           pair, phiNow, remaining, phiTrial, earliest,
           [&](const PairGeometry& g) { return vertexGap(g, side, i) + 0.5 * kContactTolerance; });
@@ -644,6 +708,7 @@ std::optional<double> VariationalStep::locateImpactBefore(
     return static_cast<const core::BodyState*>(&state);
   };
   const auto phiAt = [&](double alpha) {
+    ++m_probes;
     return phiOf(geometryAt(pair, probe(pair.bodyA, probeA, alpha),
                             probe(pair.bodyB, probeB, alpha), m_now + alpha));
   };

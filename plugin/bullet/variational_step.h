@@ -54,6 +54,7 @@ struct StepBody {
   core::BodyState state;    // at the current instant of the step
   core::ExternalLoad load;  // gravity (per body) and the user's force and torque, held constant
   double reach;             // the farthest point of its shape, margin included, from its centre (m)
+  double smallestMoment;    // its smallest principal moment of inertia (kg m²)
   bool rotationLocked;      // its angular factor is zero (motion_factors.h): no impulse turns it
 };
 
@@ -143,6 +144,10 @@ struct PairTrack {
   std::optional<double> impactAt;
   // Its gap at its bodies' poses now, once found, until runIsland flows them on (gapNow).
   std::optional<Gap> gapNow;
+  // The last gap found at the poses of some instant (m), and those poses: a lower bound of its gap
+  // at any later poses, less how far they have moved since (gapNowAtLeast).
+  std::optional<double> lastGap;
+  Pose lastGapPoses[2];
   // Found again at the instant it had just been held or grazed, with nothing struck, or held by the
   // Zeno guard (runIsland): its closing is left to the persistent contacts until an impact changes
   // one of its bodies or its gap falls below `quietFloor` (quietPair).
@@ -285,6 +290,19 @@ class VariationalStep {
   // may then close by kContactTolerance more before its gap sees an impact, and the impacts of a
   // polyhedron's vertices are located on their own gaps for the rest of the step.
   void markTouching(int p, double distance, const std::vector<PairContact>& touching);
+  // How far (m) any point of body `index`'s shape can have moved from `then` to `now`: a rigid
+  // motion moves no point further than |Δx| + ‖ΔR‖ reach (Frobenius norm ≥ the spectral one).
+  double movedSince(int index, const Pose& then, const core::BodyState& now) const;
+  // A lower bound of pair p's gap at its bodies' poses now (m), with no gap query where the last
+  // one found (PairTrack::lastGap) still bounds it; exact where gapNow is known.
+  double gapNowAtLeast(int p) const;
+  // How much closer (m) pair p's shapes can come over `fraction` of the step from now, in free
+  // flight (conservative advancement): their relative translation under the loads, exactly
+  // quadratic in the LGVI flow (Tran & Leok (5.9a)), plus each body's reach turned at its largest
+  // angular speed |Π|/J_min (|Π| is kept by the torque-free flow), with a margin for the discrete
+  // rotation. Infinite beside a kinematic object. A pair that is apart by more than this at its
+  // cap cannot be the island's next impact, and costs no probe.
+  double closingBound(int p, double fraction) const;
   // A lower bound of pair p's gap at the trial poses (m), exact wherever the bound leaves it
   // closer than kContactTolerance to closing (trialGap + slack < 0): a rigid motion moves no point
   // of a shape further than |Δx| + ‖ΔR‖ reach, so a pair found apart by more than its bodies'
@@ -320,8 +338,10 @@ class VariationalStep {
   // instant and the contact count; the rest is filled in per contact.
   void resolveOne(const PairContact& contact, const core::impact::Contact& c, ImpactEvent event);
   // Contacts struck one after the other, each by its pair's law, those still approaching when
-  // their turn comes.
-  void resolveOneByOne(const std::vector<PairContact>& contacts, ImpactEvent event);
+  // their turn comes; `overCap`, when not 0, the size of a simultaneous impact over
+  // kMaxSimultaneousContacts that this resolves (its events' law says so).
+  void resolveOneByOne(const std::vector<PairContact>& contacts, ImpactEvent event,
+                       std::size_t overCap = 0);
   void resolveSimultaneous(const std::vector<PairContact>& contacts,
                            const std::vector<core::impact::Contact>& geometry, ImpactEvent event);
   // Stage 5: the island's contacts touching now that approach at most at the resting speed
@@ -426,6 +446,9 @@ class VariationalStep {
   int m_nextPair = -1;          // the pair of the island's earliest impact (earliestImpact)
   std::vector<int> m_eventsOf;  // per step body: the step's events its pairs have had
   StepDiagnostics m_diagnostics;
+  // StepDiagnostics::locationProbes and gapQueries, counted by the const queries.
+  mutable int m_probes = 0;
+  mutable int m_gapQueries = 0;
   StartOfStep m_startOfStep;
   // Islands whose runs reached each other's bodies within the step (findNewPartners).
   std::vector<std::pair<int, int>> m_links;

@@ -53,6 +53,8 @@ VariationalStep::Outcome VariationalStep::resolveImpact(const Island& island, do
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
     if (!mayTouch(p)) continue;
+    // Apart beyond touching by its lower bound, with no gap query (the event's own pair is asked).
+    if (p != m_nextPair && gapNowAtLeast(p) + pair.slack > kContactTolerance) continue;
     const double distance = gapNow(p).distance;
     // The event's own pair touches where its impact was located: at a vertex
     // (earliestVertexImpact), half the contact tolerance inside touching, its gap is up to the
@@ -152,13 +154,17 @@ void VariationalStep::resolveOne(const PairContact& contact, const core::impact:
   m_events.emplace_back(m_running, event);
 }
 
-void VariationalStep::resolveOneByOne(const std::vector<PairContact>& contacts, ImpactEvent event) {
+void VariationalStep::resolveOneByOne(const std::vector<PairContact>& contacts, ImpactEvent event,
+                                      std::size_t overCap) {
   event.contacts = 1;
   for (const PairContact& contact : contacts) {
     const core::impact::Contact c{contactBodyOf(contact.pair.bodyA, contact.pair.a),
                                   contactBodyOf(contact.pair.bodyB, contact.pair.b), contact.point,
                                   contact.normal};
-    if (contact.normal.dot(core::impact::relativeVelocity(c)) < 0) resolveOne(contact, c, event);
+    if (contact.normal.dot(core::impact::relativeVelocity(c)) >= 0) continue;
+    resolveOne(contact, c, event);
+    if (overCap > 0)
+      m_events.back().second.law = detail::inTurnLaw(m_events.back().second.law, overCap);
   }
 }
 
@@ -168,6 +174,11 @@ void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contac
   // Solved in the frame of the kinematic partners (partner_frame.h); contact by contact where
   // they have none.
   const std::optional<core::Vec3> frame = detail::partnersRestFrame(geometry);
+  if (contacts.size() > detail::kMaxSimultaneousContacts) {
+    ++m_diagnostics.impactsInTurn;
+    resolveOneByOne(contacts, event, contacts.size());
+    return;
+  }
   if (!frame) {
     resolveOneByOne(contacts, event);
     return;

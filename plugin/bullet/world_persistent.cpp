@@ -66,20 +66,14 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     heldEarlier[earlier.p] = heldEarlier[earlier.p] || earlier.island == id;
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
+    // Apart by more than the holding reach, as its lower bound tells without a gap query: held only
+    // as a closing speculative pair (below).
+    const bool apart = gapNowAtLeast(p) > m_holdingReach;
     // An island at rest holds every pair within the holding reach too: its hold pushes bodies into
     // neighbours their free flight left apart, and its flow locates no landing to catch them (a box
     // 1.25 µm from another went 1.1 mm into it over the step, measured).
-    const bool near = mode == Hold::kResting && gapNow(p).distance <= m_holdingReach;
+    const bool near = mode == Hold::kResting && !apart && gapNow(p).distance <= m_holdingReach;
     if (!mayTouch(p) && !near) continue;
-    const double distance = gapNow(p).distance;
-    // A pair held earlier in the step that its half impulse has lifted apart within the holding
-    // reach (a held body rises by up to a h²/8 before it comes back down at the end of the step)
-    // stays held, as speculative contacts: dropped, it fell back unheld and landed again, each
-    // landing holding the island anew and dropping the pairs lifted apart at that instant. In a
-    // bin of 300 bodies, kept, its settled pile (steps 101–130) had 117 events per step instead of
-    // 231, and its deepest overlap over 130 steps was 0.56 mm instead of 2.4 mm (measured).
-    const bool lifted = mode == Hold::kLanding && heldEarlier[p] && distance > kContactTolerance &&
-                        distance <= m_holdingReach;
     // The Zeno guard's pair (its next event would exceed a body's events), and every pair of a body
     // that has had its events in the step, is left to the persistent contacts: held whatever its
     // speed, and, where it is still closing in (its trial poses penetrate), touching or not, with
@@ -93,6 +87,18 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const bool exhausted = (pair.bodyA != kFixed && m_eventsOf[pair.bodyA] >= maxEvents) ||
                            (pair.bodyB != kFixed && m_eventsOf[pair.bodyB] >= maxEvents);
     const bool guarded = (mode == Hold::kGuard && p == m_nextPair) || exhausted;
+    const bool closesAtStart =
+        mode == Hold::kResting || (mode == Hold::kStartOfStep && m_tracks[p].closesAtRest);
+    if (apart && !((guarded || closesAtStart) && m_tracks[p].closing)) continue;
+    const double distance = gapNow(p).distance;
+    // A pair held earlier in the step that its half impulse has lifted apart within the holding
+    // reach (a held body rises by up to a h²/8 before it comes back down at the end of the step)
+    // stays held, as speculative contacts: dropped, it fell back unheld and landed again, each
+    // landing holding the island anew and dropping the pairs lifted apart at that instant. In a
+    // bin of 300 bodies, kept, its settled pile (steps 101–130) had 117 events per step instead of
+    // 231, and its deepest overlap over 130 steps was 0.56 mm instead of 2.4 mm (measured).
+    const bool lifted = mode == Hold::kLanding && heldEarlier[p] && distance > kContactTolerance &&
+                        distance <= m_holdingReach;
     // At the start of the step a pair that its free flight closes, at most at its resting speed, is
     // held as an island at rest holds it, whatever else its island holds: left free where it
     // separated, it came back within the step and landed, and each landing held the whole island
@@ -100,8 +106,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     // by an earlier hold in the step is held so too: allowed to close at g/τ only, it ended the
     // step g/2 short of touching, and a box landed on a box hovered 0.11 mm above it, the energy
     // guard putting the pile back there at the end of every step (measured).
-    const bool closesAtEnd = mode == Hold::kResting ||
-                             (mode == Hold::kStartOfStep && m_tracks[p].closesAtRest) || lifted;
+    const bool closesAtEnd = closesAtStart || lifted;
     const bool speculative = guarded || closesAtEnd;
     const bool closing = speculative && (m_tracks[p].closing || near || lifted);
     if (distance > kContactTolerance && !closing) continue;

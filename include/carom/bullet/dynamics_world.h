@@ -41,6 +41,14 @@ struct StepDiagnostics {
   // of the step, and the two were run again from its start as one (world_island_rerun.cpp). The
   // number of such reruns.
   int islandsJoined = 0;
+  // Simultaneous impacts of more contacts than one Halm–Posa problem takes (32), resolved one
+  // contact at a time in turn instead (simultaneous_impact.h); their events' law says so.
+  int impactsInTurn = 0;
+  // The impact search's work in the step, reruns included: gap evaluations at probe instants
+  // (each an LGVI sub-step of the pair's bodies and a gap query), and all gap queries of shape
+  // pairs (probes included). For benchmarks and profiling; neither is a limit.
+  int locationProbes = 0;
+  int gapQueries = 0;
   // True when a body reached solver.maxEventsPerStep events in the step before it had finished:
   // every pair of it was then held as a persistent contact whatever its speed, the other pairs'
   // events resolved as before (a Zeno guard; the step never hangs). `message` says where.

@@ -1,0 +1,86 @@
+// Many contacts struck at once: a pyramid of 21 boxes with a 4 cm gap under every level. All its
+// levels fall together, and each lands on the level below with every box of both at once, more
+// contacts than one Halm–Posa problem takes (kMaxSimultaneousContacts): they are resolved in turn,
+// the step finishes (a 55-box pyramid did not finish its landing step in minutes before), no
+// energy is made, and the pyramid stands where it landed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "bullet/world_scene.h"
+
+namespace carom {
+namespace {
+
+constexpr int kLevels = 6;
+constexpr double kGap = 0.04;  // m, under every level
+
+struct Landing {
+  bool inTurn = false;          // an event's law says it was resolved in turn
+  double largestGain = 0;       // largest one-step energy increase (J)
+  double energyChange = 0;      // end less start (J)
+  double farthestFromRest = 0;  // the largest distance of a box from its place in the pyramid (m)
+};
+
+Landing dropPyramid(SolverKind kind) {
+  test::Scene<DynamicsWorld> scene(
+      test::configWithMaterial(kind, ImpactLawKind::kStronge, 0.0, 0.6));
+  if (kind == SolverKind::lcp) scene.useMultipointManifolds();
+  scene.world().setMaterial(scene.addGround(), "test");
+  std::vector<btRigidBody*> boxes;
+  std::vector<btVector3> rest;  // where each box stands once the pyramid has landed
+  for (int row = 0; row < kLevels; ++row) {
+    for (int i = 0; i < kLevels - row; ++i) {
+      const double x = i - 0.5 * (kLevels - row - 1);
+      rest.emplace_back(x, 0.5 + row, 0);
+      boxes.push_back(scene.add(new btBoxShape(btVector3(0.5, 0.5, 0.5)), 1.0,
+                                btVector3(x, 0.5 + row + kGap * (row + 1), 0)));
+      scene.world().setMaterial(boxes.back(), "test");
+    }
+  }
+  Landing landing;
+  const double start = test::totalEnergy(scene.world());
+  double previous = start;
+  for (int step = 0; step < 40; ++step) {  // the top level lands by step 20
+    scene.world().stepSimulation(1.0 / 60.0, 1, 1.0 / 60.0);
+    const double energy = test::totalEnergy(scene.world());
+    landing.largestGain = std::max(landing.largestGain, energy - previous);
+    previous = energy;
+  }
+  landing.energyChange = previous - start;
+  for (const ImpactEvent& event : scene.world().getImpactEvents())
+    landing.inTurn = landing.inTurn || event.law.find("in turn") != std::string::npos;
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    landing.farthestFromRest = std::max(landing.farthestFromRest,
+                                        (boxes[i]->getCenterOfMassPosition() - rest[i]).length());
+  }
+  std::printf(
+      "[ measured ] %s: in turn %d, largest step gain %.3e J, energy change %.3e J, farthest "
+      "box %.3e m from rest\n",
+      toString(kind), landing.inTurn, landing.largestGain, landing.energyChange,
+      landing.farthestFromRest);
+  return landing;
+}
+
+TEST(ManyContacts, DroppedPyramidLandsInTurnAndStandsInVariationalMode) {
+  const Landing landing = dropPyramid(SolverKind::variational);
+  EXPECT_TRUE(landing.inTurn);
+  // No step makes energy beyond round-off of the pyramid's 3.2 kJ of potential energy.
+  EXPECT_LT(landing.largestGain, 1e-9);
+  EXPECT_LT(landing.energyChange, 0);
+  // Standing: no box a hundredth of its size from its place (a box knocked off moves by metres).
+  EXPECT_LT(landing.farthestFromRest, 1e-2);
+}
+
+TEST(ManyContacts, DroppedPyramidLandsInTurnAndStandsInLcpMode) {
+  const Landing landing = dropPyramid(SolverKind::lcp);
+  EXPECT_TRUE(landing.inTurn);
+  EXPECT_LT(landing.energyChange, 0);
+  EXPECT_LT(landing.farthestFromRest, 1e-2);
+}
+
+}  // namespace
+}  // namespace carom
