@@ -579,8 +579,11 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     // bound, exact where the pair's own slack leaves it closing, holds for it too).
     const double slack = track.quiet ? std::max(pair.slack, -track.quietFloor) : pair.slack;
     const double phiTrial = trialGap + slack;
-    if (!track.impactAt && !(phiTrial < 0))
-      track.impactAt = std::numeric_limits<double>::infinity();
+    if (!track.impactAt && !(phiTrial < 0)) {
+      const std::optional<double> swept = sweptImpact(p, slack, phiTrial, remaining);
+      track.swept = swept.has_value();
+      track.impactAt = swept ? elapsed + *swept : std::numeric_limits<double>::infinity();
+    }
     if (track.impactAt) {
       consider(p, std::max(0.0, *track.impactAt - elapsed));
       continue;

@@ -148,6 +148,11 @@ struct PairTrack {
   // at any later poses, less how far they have moved since (gapNowAtLeast).
   std::optional<double> lastGap;
   Pose lastGapPoses[2];
+  // Its path comes within touching inside the step though its trial poses are apart (sweptImpact):
+  // a fast body meeting a thin one. Found with impactAt, kept until impactAt is found again.
+  bool swept = false;
+  // The sum of its two shapes' smallest half-widths (m, smallestHalfWidth), once asked.
+  std::optional<double> halfWidths;
   // Found again at the instant it had just been held or grazed, with nothing struck, or held by the
   // Zeno guard (runIsland): its closing is left to the persistent contacts until an impact changes
   // one of its bodies or its gap falls below `quietFloor` (quietPair).
@@ -267,7 +272,9 @@ class VariationalStep {
   const Gap& gapNow(int p);
   // Whether pair p can touch now: it has touched in the step (a slack), or its trial poses
   // penetrate. The others' gaps need no query.
-  bool mayTouch(int p) const { return m_pairs[p].slack > 0 || m_tracks[p].closing; }
+  bool mayTouch(int p) const {
+    return m_pairs[p].slack > 0 || m_tracks[p].closing || m_tracks[p].swept;
+  }
   const core::BodyState* currentOf(int index) const {
     return index == kFixed ? nullptr : &m_bodies[index].state;
   }
@@ -315,6 +322,17 @@ class VariationalStep {
   // ones besides those touching since the step's start (slack > 0) that can be touching at the
   // impact.
   double earliestImpact(const Island& island, double elapsed);
+  // Pair p's impact within `remaining` (a fraction of the step from now) though its trial poses are
+  // apart by phiTrial − slack (world_swept_impact.cpp): conservative advancement (Mirtich 1996)
+  // along its bodies' flows, each advance by its Φ now over a bound of its closing speed, so that
+  // no advance passes the first touch. Asked only where the pair can close by more than its gaps
+  // at both ends and by more than its shapes' half-widths (a fast ball and a thin wall). The
+  // fraction at which Φ comes within half the contact tolerance of touching; or, after
+  // kMaxSweptAdvances advances without touching, the fraction reached, searched on from there.
+  std::optional<double> sweptImpact(int p, double slack, double phiTrial, double remaining);
+  // Whether pair p, apart at its trial poses, may pass through within `remaining`: what
+  // sweptImpact asks before it searches (closing speed, widths; no probe).
+  bool mayPassThrough(int p, double slack, double phiTrial, double remaining);
   // The earliest impact within `remaining`, if before `cap` (else `cap`), of a vertex of pair `p`
   // not touching now, after others have touched in the step (a box resting or struck on an edge
   // tipping onto its face, or rocking back): the pair's gap stays at the touching contact's zero
