@@ -102,6 +102,12 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
 
   const StepDiagnostics& getLastStepDiagnostics() const { return m_lastStep; }
 
+  // As btDiscreteDynamicsWorld's, except that a step that throws (a refused body, a joint in lcp
+  // mode, a failed solve) leaves the world as it was before the call: bodies' poses, velocities,
+  // forces and activation, the fixed-step clock, impact events and warm starts.
+  int stepSimulation(btScalar timeStep, int maxSubSteps = 1,
+                     btScalar fixedTimeStep = btScalar(1.) / btScalar(60.)) override;
+
  protected:
   void internalSingleStepSimulation(btScalar timeStep) override;
 
@@ -109,6 +115,7 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
   friend class VariationalStep;
 
   void variationalSingleStep(double timeStep);
+
   void recordImpact(const ImpactEvent& event);
   void forget(const btCollisionObject* object);
 
@@ -121,6 +128,28 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
       std::pair<std::pair<const btCollisionObject*, const btCollisionObject*>, std::array<int, 3>>;
   // Persistent-contact impulses of the previous step (warm start).
   std::map<ContactKey, btVector3> m_warmStart;
+
+  // What stepSimulation restores when a step throws (world_step_guard.cpp).
+  struct BodySnapshot {
+    btRigidBody* body;
+    btTransform world, interpolation;
+    btVector3 linearVelocity, angularVelocity, interpolationLinear, interpolationAngular;
+    btVector3 force, torque;  // the user's, applied before the step
+    int activation;
+    btScalar deactivationTime;
+  };
+  struct StepSnapshot {
+    std::vector<BodySnapshot> bodies;
+    btScalar localTime;
+    double simulatedTime;
+    std::size_t impactEvents;
+    std::map<ContactKey, btVector3> warmStart;
+    StepDiagnostics lastStep;
+    std::unique_ptr<ImpactSolver> impactSolver;  // a copy of lcp mode's solver
+  };
+  StepSnapshot snapshot() const;
+  void restore(StepSnapshot& before);
+
   ImpactCallback m_impactCallback;
   std::vector<ImpactEvent> m_impactEvents;
   StepDiagnostics m_lastStep;
