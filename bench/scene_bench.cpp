@@ -125,8 +125,9 @@ std::vector<std::optional<Run>> compare(const Scene& scene, int steps, double ca
   std::printf("\n%s: %d dynamic bodies, %d steps at 60 Hz%s or %g s of stepping per mode\n",
               scene.name.c_str(), scene.bodies, steps,
               scene.skip > 0 ? (" after " + std::to_string(scene.skip)).c_str() : "", cap);
-  std::printf("  %-12s %6s %10s %9s %12s %14s %8s %12s %12s\n", "mode", "steps", "ms/step",
-              "x bullet", "dE/E0 (run)", "max gain/E0", "impacts", "probes/evt", "queries/evt");
+  std::printf("  %-12s %6s %10s %9s %12s %14s %8s %10s %11s %12s\n", "mode", "steps", "ms/step",
+              "x bullet", "dE/E0 (run)", "max gain/E0", "impacts", "evts/step", "probes/evt",
+              "queries/evt");
   std::vector<std::optional<Run>> runs;
   double stock = 0;
   for (SolverKind kind : {SolverKind::bullet, SolverKind::lcp, SolverKind::variational}) {
@@ -141,9 +142,10 @@ std::vector<std::optional<Run>> compare(const Scene& scene, int steps, double ca
     } else {
       if (kind == SolverKind::bullet) stock = run->msPerStep;
       const double events = std::max(1L, run->events);
-      std::printf("  %-12s %6d %10.3f %9.2f %12.3e %14.3e %8ld %12.1f %12.1f\n",
+      std::printf("  %-12s %6d %10.3f %9.2f %12.3e %14.3e %8ld %10.1f %11.1f %12.1f\n",
                   carom::toString(kind), run->steps, run->msPerStep, run->msPerStep / stock,
-                  run->energyChange, run->largestGain, run->impacts, run->probes / events,
+                  run->energyChange, run->largestGain, run->impacts,
+                  static_cast<double>(run->events) / run->steps, run->probes / events,
                   run->gapQueries / events);
     }
     std::fflush(stdout);
