@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "carom/bullet/scene.h"
 #include "config_toml.h"
 #include "scene_inertia.h"
+#include "toml_input.h"
 #include "toml_reader.h"
 
 namespace carom {
@@ -319,11 +318,7 @@ Scene Scene::parse(std::string_view text, std::string_view source) {
 }
 
 Scene Scene::fromFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (!file) throw Error(path + ": cannot read the scene file");
-  return parse(text.str(), path);
+  return parse(readTomlFile(path, "scene"), path);
 }
 
 }  // namespace carom
