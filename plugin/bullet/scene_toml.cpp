@@ -26,10 +26,12 @@ btVector3 vector3(const TomlReader& reader, const toml::node& node, const std::s
   return {v[0], v[1], v[2]};
 }
 
+// Positive and normal: a subnormal length or step (1e-320) divides into an overflow.
 double positive(const TomlReader& reader, const toml::node& node, const std::string& key) {
   const double value = reader.number(node, key);
-  if (!(std::isfinite(value) && value > 0)) {
-    reader.fail(node.source(), key, "must be finite and positive, got " + std::to_string(value));
+  if (!(std::isnormal(value) && value > 0)) {
+    reader.fail(node.source(), key,
+                "must be finite and positive, got " + config_values::numberText(value));
   }
   return value;
 }
@@ -59,6 +61,14 @@ void readWorld(const TomlReader& reader, const toml::table& table, WorldSettings
     } else {
       reader.unknownKey(key, path, "gravity, timestep, duration, output_every");
     }
+  }
+  // The step count, judged at the duration's line (or the timestep's, where it is the only one).
+  const std::string problem = runStepsProblem(world.duration, world.timestep);
+  if (!problem.empty()) {
+    const bool durationGiven = table.contains("duration");
+    const toml::node* node = table.get(durationGiven ? "duration" : "timestep");
+    reader.fail(node ? node->source() : table.source(),
+                durationGiven ? "world.duration" : "world.timestep", problem);
   }
 }
 
