@@ -57,7 +57,8 @@ void runScene(const RunOptions& options, std::ostream& log) {
   const long long steps = stepsOf(scene, options, duration, h);
 
   SceneWorld world(scene, config);
-  RunRecord record;
+  StagedOutput output(options.out);  // files appear at its commit; a failure leaves none
+  RunRecord record(output);
   ProgressBar progress(!options.quiet);
   int zenoSteps = 0;
   std::string firstZeno;
@@ -80,10 +81,7 @@ void runScene(const RunOptions& options, std::ostream& log) {
     progress.update(t, static_cast<double>(steps) * h);
   }
 
-  StagedOutput output(options.out);
-  output.write("bodies.csv", record.bodiesCsv());
-  output.write("energy.csv", record.energyCsv());
-  output.write("events.csv", record.eventsCsv());
+  record.close();
   output.write("scene.json", sceneJson(scene));
   record.writeEnergyPlot(
       std::string("carom run ") + scene.source + " (" + toString(config.solver.kind) + ")",
