@@ -40,7 +40,9 @@ btVector3 positiveVector3(const TomlReader& reader, const toml::node& node,
                           const std::string& key) {
   const btVector3 v = vector3(reader, node, key);
   for (int i = 0; i < 3; ++i) {
-    if (!(v[i] > 0)) reader.fail(node.source(), key, "every entry must be positive");
+    if (!(std::isnormal(v[i]) && v[i] > 0)) {
+      reader.fail(node.source(), key, "every entry must be positive (and not subnormal)");
+    }
   }
   return v;
 }
@@ -126,9 +128,11 @@ void readChildren(const TomlReader& reader, const toml::node& node, const std::s
 void readShapeKey(const TomlReader& reader, const toml::node& node, const std::string& key,
                   const std::string& path, ShapeSpec& shape) {
   if (key == "normal") {
+    // Scaled by its largest entry before normalizing: the length of [0, 0, 1e200] overflows.
     const btVector3 normal = vector3(reader, node, path);
-    if (!(normal.length() > 0)) reader.fail(node.source(), path, "must not be zero");
-    shape.normal = normal.normalized();
+    const double largest = normal.absolute()[normal.absolute().maxAxis()];
+    if (!(largest > 0)) reader.fail(node.source(), path, "must not be zero");
+    shape.normal = (normal / largest).normalized();
   } else if (key == "offset") {
     shape.offset = reader.number(node, path);
     if (!std::isfinite(shape.offset)) reader.fail(node.source(), path, "must be finite");
@@ -282,6 +286,8 @@ SceneBody readBody(const TomlReader& reader, const Config& config, const toml::t
     const std::string problem = inertiaProblem(body.shape);
     if (!problem.empty()) reader.fail(table.source(), path + ".inertia", problem);
     body.inertia = shapeInertia(body.shape, body.mass);
+    const std::string derived = derivedInertiaProblem(body.inertia);
+    if (!derived.empty()) reader.fail(table.source(), path + ".inertia", derived);
   }
   return body;
 }
