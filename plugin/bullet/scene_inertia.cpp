@@ -28,6 +28,19 @@ std::string derivedInertiaProblem(const btVector3& inertia) {
   return {};
 }
 
+std::string inertiaTriangleProblem(const btVector3& inertia) {
+  using config_values::numberText;
+  for (int i = 0; i < 3; ++i) {
+    const double others = inertia[(i + 1) % 3] + inertia[(i + 2) % 3];
+    if (inertia[i] > others * (1 + kInertiaTriangleTolerance)) {
+      return "[" + numberText(inertia.x()) + ", " + numberText(inertia.y()) + ", " +
+             numberText(inertia.z()) + "] is no body's: each principal moment is at most the sum " +
+             "of the other two, and " + numberText(inertia[i]) + " > " + numberText(others);
+    }
+  }
+  return {};
+}
+
 btVector3 shapeInertia(const ShapeSpec& shape, double mass) {
   const double r = shape.radius;
   switch (shape.kind) {

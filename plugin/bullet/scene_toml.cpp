@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 
 #include "carom/bullet/scene.h"
 #include "config_toml.h"
+#include "scene_hull.h"
 #include "scene_inertia.h"
 #include "toml_input.h"
 #include "toml_reader.h"
@@ -152,6 +154,7 @@ void readShapeKey(const TomlReader& reader, const toml::node& node, const std::s
     if (shape.points.size() < 4) {
       reader.fail(node.source(), path, "a convex hull needs at least 4 points");
     }
+    reader.require(node, path, flatHullProblem(shape.points));
   } else if (key == "children") {
     readChildren(reader, node, path, shape);
   }
@@ -289,7 +292,43 @@ SceneBody readBody(const TomlReader& reader, const Config& config, const toml::t
     const std::string derived = derivedInertiaProblem(body.inertia);
     if (!derived.empty()) reader.fail(table.source(), path + ".inertia", derived);
   }
+  if (!body.isStatic()) {
+    const toml::node* inertia = table.get("inertia");
+    const std::string problem = inertiaTriangleProblem(body.inertia);
+    if (!problem.empty()) {
+      reader.fail(inertia ? inertia->source() : table.source(), path + ".inertia", problem);
+    }
+    // A static hull never turns about its centre of mass; a moving one does, about its origin.
+    if (kind == ShapeKind::convexHull) {
+      reader.require(*table.get("points"), path + ".points",
+                     offCentreHullProblem(body.shape.points));
+    }
+  }
   return body;
+}
+
+// Two materials of different impact laws without a [pair] table stop a run when their bodies
+// touch (core::impact::combineMaterials); refused here for every two that could, a moving body's
+// with any other, so that check knows it before a run does.
+void checkMaterialPairs(const TomlReader& reader, const toml::array& tables, const Scene& scene) {
+  std::map<std::string, std::size_t> firstBody, firstMoving;  // material → first body with it
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    firstBody.emplace(scene.bodies[i].material, i);
+    if (!scene.bodies[i].isStatic()) firstMoving.emplace(scene.bodies[i].material, i);
+  }
+  for (const auto& [a, i] : firstMoving) {
+    for (const auto& [b, j] : firstBody) {
+      if (a == b) continue;
+      try {
+        scene.config.material(a, b);
+      } catch (const Error& e) {
+        const std::size_t later = std::max(i, j);
+        reader.fail(tables[later].source(), "body[" + std::to_string(later) + "].material",
+                    config_values::withoutPrefix(e) + " (bodies \"" + scene.bodies[i].name +
+                        "\" and \"" + scene.bodies[j].name + "\" may touch)");
+      }
+    }
+  }
 }
 
 void readBodies(const TomlReader& reader, const toml::node& node, Scene& scene) {
@@ -307,6 +346,7 @@ void readBodies(const TomlReader& reader, const toml::node& node, Scene& scene) 
     }
     scene.bodies.push_back(std::move(body));
   }
+  checkMaterialPairs(reader, bodies, scene);
 }
 
 }  // namespace
