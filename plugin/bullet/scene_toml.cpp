@@ -127,6 +127,27 @@ bool isCommonKey(ShapeKind kind, std::string_view key) {
 void readChildren(const TomlReader& reader, const toml::node& node, const std::string& path,
                   ShapeSpec& shape);
 
+// A name is a cell of bodies.csv and events.csv, written unquoted: refused here rather than
+// quoted there, so that every reader of the CSV (the viewer's, a user's split(',')) keeps working.
+std::string bodyNameProblem(const std::string& name) {
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == ',' || c == '"' || byte < 0x20 || byte == 0x7F) {
+      return "must not hold a comma, a double quote or a control character (it is a CSV cell)";
+    }
+  }
+  return {};
+}
+
+// ½ m v² and ½ Σ I ω² of a body at t = 0, which a speed of 1e300 overflows.
+double translationalEnergy(const SceneBody& body) {
+  return 0.5 * body.mass * body.velocity.length2();
+}
+double rotationalEnergy(const SceneBody& body) {
+  const btVector3 w = quatRotate(body.orientation.inverse(), body.angularVelocity);
+  return 0.5 * (body.inertia * w).dot(w);
+}
+
 void readShapeKey(const TomlReader& reader, const toml::node& node, const std::string& key,
                   const std::string& path, ShapeSpec& shape) {
   if (key == "normal") {
@@ -252,6 +273,7 @@ SceneBody readBody(const TomlReader& reader, const Config& config, const toml::t
     } else if (name == "name") {
       body.name = reader.string(node, keyPath);
       if (body.name.empty()) reader.fail(node.source(), keyPath, "must not be empty");
+      reader.require(node, keyPath, bodyNameProblem(body.name));
     } else if (name == "mass") {
       body.mass = reader.number(node, keyPath);
       if (!(std::isfinite(body.mass) && body.mass >= 0)) {
@@ -297,6 +319,13 @@ SceneBody readBody(const TomlReader& reader, const Config& config, const toml::t
     const std::string problem = inertiaTriangleProblem(body.inertia);
     if (!problem.empty()) {
       reader.fail(inertia ? inertia->source() : table.source(), path + ".inertia", problem);
+    }
+    for (const auto& [key, energy] : {std::pair{"velocity", translationalEnergy(body)},
+                                      std::pair{"angular_velocity", rotationalEnergy(body)}}) {
+      if (!std::isfinite(energy)) {
+        reader.fail(table.get(key)->source(), path + "." + key,
+                    "the kinetic energy at t = 0 is not finite; give speeds within double range");
+      }
     }
     // A static hull never turns about its centre of mass; a moving one does, about its origin.
     if (kind == ShapeKind::convexHull) {

@@ -1,5 +1,6 @@
 #include "run_record.h"
 
+#include <cmath>
 #include <initializer_list>
 
 #include "carom/error.h"
@@ -7,6 +8,7 @@
 #include "body_totals.h"
 #include "common/svg_plot.h"
 #include "number_text.h"
+#include "run_command.h"
 
 namespace carom::cli {
 namespace {
@@ -16,6 +18,50 @@ void appendNumbers(std::string& out, std::initializer_list<double> values) {
   for (double value : values) {
     out += ',';
     out += numberText(value);
+  }
+}
+
+struct Named {
+  const char* name;
+  double value;
+};
+
+// Throws StepFailure naming the time, the body and the first column that is not a number: the
+// README promises exit status 3, never a non-finite value in a file of an exit-0 run.
+void requireFinite(double t, const std::string& body, const char* file,
+                   std::initializer_list<Named> values) {
+  for (const Named& value : values) {
+    if (!std::isfinite(value.value)) {
+      throw StepFailure("t = " + numberText(t) + " s: body " + body + ": " + file + ": " +
+                        value.name + " is not finite (" + numberText(value.value) + ")");
+    }
+  }
+}
+
+void requireFinite(double t, const std::string& body, const BodyTotals& totals) {
+  const btVector3& p = totals.momentum;
+  const btVector3& L = totals.angularMomentum;
+  requireFinite(t, body, "energy.csv",
+                {{"kinetic", totals.kinetic},
+                 {"potential", totals.potential},
+                 {"total", totals.total()},
+                 {"px", p.x()},
+                 {"py", p.y()},
+                 {"pz", p.z()},
+                 {"Lx", L.x()},
+                 {"Ly", L.y()},
+                 {"Lz", L.z()}});
+}
+
+// A total that is not finite: the first body whose own totals are not, else the sum's overflow.
+void requireFiniteTotals(double t, const SceneWorld& world, const btVector3& gravity,
+                         const BodyTotals& totals) {
+  try {
+    requireFinite(t, "(all)", totals);
+  } catch (const StepFailure&) {
+    for (const SceneWorld::DynamicBody& body : world.dynamicBodies())
+      requireFinite(t, body.spec->name, totalsOf({body}, gravity));
+    throw;
   }
 }
 
@@ -38,6 +84,20 @@ void RunRecord::addFrame(double t, const SceneWorld& world, const btVector3& gra
     const btQuaternion q = pose.getRotation();
     const btVector3& v = body->getLinearVelocity();
     const btVector3& w = body->getAngularVelocity();
+    requireFinite(t, spec->name, "bodies.csv",
+                  {{"x", x.x()},
+                   {"y", x.y()},
+                   {"z", x.z()},
+                   {"qw", q.w()},
+                   {"qx", q.x()},
+                   {"qy", q.y()},
+                   {"qz", q.z()},
+                   {"vx", v.x()},
+                   {"vy", v.y()},
+                   {"vz", v.z()},
+                   {"wx", w.x()},
+                   {"wy", w.y()},
+                   {"wz", w.z()}});
     bodies += numberText(t) + ',' + spec->name;
     appendNumbers(bodies, {x.x(), x.y(), x.z(), q.w(), q.x(), q.y(), q.z(), v.x(), v.y(), v.z(),
                            w.x(), w.y(), w.z()});
@@ -45,6 +105,7 @@ void RunRecord::addFrame(double t, const SceneWorld& world, const btVector3& gra
   }
   bodies_ << bodies;
   const BodyTotals totals = totalsOf(world.dynamicBodies(), gravity);
+  requireFiniteTotals(t, world, gravity, totals);
   const btVector3& p = totals.momentum;
   const btVector3& L = totals.angularMomentum;
   std::string energy = numberText(t);
@@ -56,6 +117,13 @@ void RunRecord::addFrame(double t, const SceneWorld& world, const btVector3& gra
 
 void RunRecord::addEvents(const std::vector<ImpactEvent>& events, const SceneWorld& world) {
   for (const ImpactEvent& event : events) {
+    requireFinite(event.time, world.nameOf(event.bodyA) + " / " + world.nameOf(event.bodyB),
+                  "events.csv",
+                  {{"t", event.time},
+                   {"impulse", event.impulse.dot(event.normal)},
+                   {"vn_pre", event.normalVelocityBefore},
+                   {"vn_post", event.normalVelocityAfter},
+                   {"dE", event.energyChange}});
     std::string row = numberText(event.time) + ',' + world.nameOf(event.bodyA) + ',' +
                       world.nameOf(event.bodyB) + ',' + event.law + ',' +
                       std::to_string(event.contacts);
