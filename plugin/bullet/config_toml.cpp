@@ -45,7 +45,11 @@ Material readMaterial(const TomlReader& reader, const toml::table& table, const 
                       const std::string& name, Material base, bool& impactGiven) {
   impactGiven = false;
   base.name = name;
-  for (const auto& [key, node] : table) {
+  // Not structured bindings: the lambda captures the key's node, which C++17 allows only for
+  // variables (clang refuses a binding).
+  for (const auto& entry : table) {
+    const toml::key& key = entry.first;
+    const toml::node& node = entry.second;
     const std::string path = prefix + "." + std::string(key.str());
     const auto judged = [&](auto read) {
       try {
@@ -101,7 +105,9 @@ void readPairs(const TomlReader& reader, const toml::table& table, Config& confi
   std::map<std::pair<std::string, std::string>, std::string> given;  // order-free pair → its path
   for (const auto& [firstKey, firstNode] : table) {
     const std::string first(firstKey.str());
-    for (const auto& [secondKey, node] : reader.table(firstNode, "pair." + first)) {
+    for (const auto& entry : reader.table(firstNode, "pair." + first)) {
+      const toml::key& secondKey = entry.first;  // captured below: a variable, not a binding
+      const toml::node& node = entry.second;
       const std::string second(secondKey.str());
       const std::string path = "pair." + first + "." + second;
       const auto& pairTable = reader.table(node, path);
