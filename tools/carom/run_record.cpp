@@ -13,54 +13,68 @@
 namespace carom::cli {
 namespace {
 
-// Each value preceded by a comma: the columns after a row's first.
-void appendNumbers(std::string& out, std::initializer_list<double> values) {
-  for (double value : values) {
-    out += ',';
-    out += numberText(value);
-  }
-}
+constexpr const char* kBodiesHeader = "t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz";
+constexpr const char* kEnergyHeader = "t,kinetic,potential,total,px,py,pz,Lx,Ly,Lz";
+constexpr const char* kEventsHeader = "t,bodyA,bodyB,law,contacts,impulse,vn_pre,vn_post,dE";
 
-struct Named {
-  const char* name;
-  double value;
+// The columns of one row: where the first number goes (after t, names and such) and what the
+// row is about, so that a value that is not finite can be named.
+struct RowContext {
+  double t;
+  const std::string& body;
+  const char* file;
+  const char* header;
+  int firstNumberColumn;
 };
 
-// Throws StepFailure naming the time, the body and the first column that is not a number: the
-// README promises exit status 3, never a non-finite value in a file of an exit-0 run.
-void requireFinite(double t, const std::string& body, const char* file,
-                   std::initializer_list<Named> values) {
-  for (const Named& value : values) {
-    if (!std::isfinite(value.value)) {
-      throw StepFailure("t = " + numberText(t) + " s: body " + body + ": " + file + ": " +
-                        value.name + " is not finite (" + numberText(value.value) + ")");
+std::string columnName(const char* header, int column) {
+  std::string name;
+  for (const char* c = header; *c != '\0'; ++c) {
+    if (*c == ',') {
+      if (column-- == 0) return name;
+      name.clear();
+    } else {
+      name += *c;
     }
+  }
+  return name;
+}
+
+// Each value preceded by a comma: the columns after a row's first. A value that is not finite
+// throws StepFailure naming the time, the body and the column: the README promises exit status 3,
+// never a non-finite value in a file of an exit-0 run.
+void appendNumbers(std::string& out, const RowContext& row, std::initializer_list<double> values) {
+  int column = row.firstNumberColumn;
+  for (double value : values) {
+    if (!std::isfinite(value)) {
+      throw StepFailure("t = " + numberText(row.t) + " s: body " + row.body + ": " + row.file +
+                        ": " + columnName(row.header, column) + " is not finite (" +
+                        numberText(value) + ")");
+    }
+    out += ',';
+    out += numberText(value);
+    ++column;
   }
 }
 
-void requireFinite(double t, const std::string& body, const BodyTotals& totals) {
+std::string energyRow(double t, const std::string& body, const BodyTotals& totals) {
   const btVector3& p = totals.momentum;
   const btVector3& L = totals.angularMomentum;
-  requireFinite(t, body, "energy.csv",
-                {{"kinetic", totals.kinetic},
-                 {"potential", totals.potential},
-                 {"total", totals.total()},
-                 {"px", p.x()},
-                 {"py", p.y()},
-                 {"pz", p.z()},
-                 {"Lx", L.x()},
-                 {"Ly", L.y()},
-                 {"Lz", L.z()}});
+  std::string row = numberText(t);
+  appendNumbers(
+      row, {t, body, "energy.csv", kEnergyHeader, 1},
+      {totals.kinetic, totals.potential, totals.total(), p.x(), p.y(), p.z(), L.x(), L.y(), L.z()});
+  return row;
 }
 
-// A total that is not finite: the first body whose own totals are not, else the sum's overflow.
-void requireFiniteTotals(double t, const SceneWorld& world, const btVector3& gravity,
-                         const BodyTotals& totals) {
+// A total that is not finite names the first body whose own totals are not, else the sum.
+std::string energyRow(double t, const SceneWorld& world, const btVector3& gravity,
+                      const BodyTotals& totals) {
   try {
-    requireFinite(t, "(all)", totals);
+    return energyRow(t, "(the sum over all bodies)", totals);
   } catch (const StepFailure&) {
     for (const SceneWorld::DynamicBody& body : world.dynamicBodies())
-      requireFinite(t, body.spec->name, totalsOf({body}, gravity));
+      energyRow(t, body.spec->name, totalsOf({body}, gravity));
     throw;
   }
 }
@@ -71,9 +85,9 @@ RunRecord::RunRecord(StagedOutput& output)
     : bodies_(output.open("bodies.csv")),
       energy_(output.open("energy.csv")),
       events_(output.open("events.csv")) {
-  bodies_ << "t,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz\n";
-  energy_ << "t,kinetic,potential,total,px,py,pz,Lx,Ly,Lz\n";
-  events_ << "t,bodyA,bodyB,law,contacts,impulse,vn_pre,vn_post,dE\n";
+  bodies_ << kBodiesHeader << '\n';
+  energy_ << kEnergyHeader << '\n';
+  events_ << kEventsHeader << '\n';
 }
 
 void RunRecord::addFrame(double t, const SceneWorld& world, const btVector3& gravity) {
@@ -84,51 +98,31 @@ void RunRecord::addFrame(double t, const SceneWorld& world, const btVector3& gra
     const btQuaternion q = pose.getRotation();
     const btVector3& v = body->getLinearVelocity();
     const btVector3& w = body->getAngularVelocity();
-    requireFinite(t, spec->name, "bodies.csv",
-                  {{"x", x.x()},
-                   {"y", x.y()},
-                   {"z", x.z()},
-                   {"qw", q.w()},
-                   {"qx", q.x()},
-                   {"qy", q.y()},
-                   {"qz", q.z()},
-                   {"vx", v.x()},
-                   {"vy", v.y()},
-                   {"vz", v.z()},
-                   {"wx", w.x()},
-                   {"wy", w.y()},
-                   {"wz", w.z()}});
     bodies += numberText(t) + ',' + spec->name;
-    appendNumbers(bodies, {x.x(), x.y(), x.z(), q.w(), q.x(), q.y(), q.z(), v.x(), v.y(), v.z(),
-                           w.x(), w.y(), w.z()});
+    appendNumbers(bodies, {t, spec->name, "bodies.csv", kBodiesHeader, 2},
+                  {x.x(), x.y(), x.z(), q.w(), q.x(), q.y(), q.z(), v.x(), v.y(), v.z(), w.x(),
+                   w.y(), w.z()});
     bodies += '\n';
   }
   bodies_ << bodies;
   const BodyTotals totals = totalsOf(world.dynamicBodies(), gravity);
-  requireFiniteTotals(t, world, gravity, totals);
-  const btVector3& p = totals.momentum;
-  const btVector3& L = totals.angularMomentum;
-  std::string energy = numberText(t);
-  appendNumbers(energy, {totals.kinetic, totals.potential, totals.total(), p.x(), p.y(), p.z(),
-                         L.x(), L.y(), L.z()});
-  energy_ << energy << '\n';
+  energy_ << energyRow(t, world, gravity, totals) << '\n';
   energySeries_.add({t, totals.kinetic, totals.potential, totals.total()});
 }
 
 void RunRecord::addEvents(const std::vector<ImpactEvent>& events, const SceneWorld& world) {
   for (const ImpactEvent& event : events) {
-    requireFinite(event.time, world.nameOf(event.bodyA) + " / " + world.nameOf(event.bodyB),
-                  "events.csv",
-                  {{"t", event.time},
-                   {"impulse", event.impulse.dot(event.normal)},
-                   {"vn_pre", event.normalVelocityBefore},
-                   {"vn_post", event.normalVelocityAfter},
-                   {"dE", event.energyChange}});
+    const std::string bodies = world.nameOf(event.bodyA) + " / " + world.nameOf(event.bodyB);
+    if (!std::isfinite(event.time)) {
+      throw StepFailure("body " + bodies + ": events.csv: t is not finite (" +
+                        numberText(event.time) + ")");
+    }
     std::string row = numberText(event.time) + ',' + world.nameOf(event.bodyA) + ',' +
                       world.nameOf(event.bodyB) + ',' + event.law + ',' +
                       std::to_string(event.contacts);
-    appendNumbers(row, {event.impulse.dot(event.normal), event.normalVelocityBefore,
-                        event.normalVelocityAfter, event.energyChange});
+    appendNumbers(row, {event.time, bodies, "events.csv", kEventsHeader, 5},
+                  {event.impulse.dot(event.normal), event.normalVelocityBefore,
+                   event.normalVelocityAfter, event.energyChange});
     events_ << row << '\n';
   }
 }
