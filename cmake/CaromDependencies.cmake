@@ -1,16 +1,12 @@
-# Dependencies shared by the build tree and, through caromConfig.cmake, by consumers.
+# The public dependencies, shared by the build tree and, through caromConfig.cmake, by consumers:
+# Eigen and Bullet appear in carom's headers. (The private ones, in CaromPrivateDependencies.cmake,
+# are the build tree's alone.)
 #
 # Bullet must be the double-precision build: float and double Bullet cannot share a process and a
 # mismatched link runs silently wrong, so a mismatch is a configure error here, never a run-time
 # surprise. Debian ships the double build as the pkg-config module `bullet-float64`.
 
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
-# toml++ (Debian libtomlplusplus-dev) parses carom::Config; its package ships a CMake config.
-find_package(tomlplusplus 3 CONFIG REQUIRED)
-# Boost (Debian libboost-dev), headers only: its Sobol sequence with Joe & Kuo's direction numbers
-# gives the low-discrepancy caps of the Halm–Posa sampler. A hand-written generator would need
-# those 3667-dimension tables typed in again.
-find_package(Boost 1.71 REQUIRED)
 find_package(PkgConfig REQUIRED)
 if(NOT TARGET PkgConfig::CAROM_BULLET)
   pkg_check_modules(CAROM_BULLET REQUIRED IMPORTED_TARGET GLOBAL bullet-float64)

@@ -22,4 +22,5 @@ install(FILES
   "${PROJECT_BINARY_DIR}/caromConfig.cmake"
   "${PROJECT_BINARY_DIR}/caromConfigVersion.cmake"
   cmake/CaromDependencies.cmake
+  cmake/CaromFloatBulletGuard.cmake
   DESTINATION ${CAROM_INSTALL_CMAKEDIR})

@@ -1,11 +1,10 @@
 #include "carom/bullet/config.h"
 
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 
 #include "carom/error.h"
 #include "config_values.h"
+#include "toml_input.h"
 
 namespace carom {
 
@@ -66,11 +65,7 @@ Material Config::material(const std::string& first, const std::string& second) c
 }
 
 Config Config::fromFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (!file) throw Error(path + ": cannot read the config file");
-  return parse(text.str(), path);
+  return parse(readTomlFile(path, "config"), path);
 }
 
 Config Config::withEnvironment(Config config) {

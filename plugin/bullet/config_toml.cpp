@@ -1,6 +1,8 @@
 // Config::parse and the config tables a scene shares with it ([solver], [material], [pair]). Every
 // value is type- and range-checked where it is read, so an error names its key and line.
+#include <algorithm>
 #include <climits>
+#include <map>
 #include <string>
 
 #include "carom/bullet/config.h"
@@ -43,7 +45,11 @@ Material readMaterial(const TomlReader& reader, const toml::table& table, const 
                       const std::string& name, Material base, bool& impactGiven) {
   impactGiven = false;
   base.name = name;
-  for (const auto& [key, node] : table) {
+  // Not structured bindings: the lambda captures the key's node, which C++17 allows only for
+  // variables (clang refuses a binding).
+  for (const auto& entry : table) {
+    const toml::key& key = entry.first;
+    const toml::node& node = entry.second;
     const std::string path = prefix + "." + std::string(key.str());
     const auto judged = [&](auto read) {
       try {
@@ -96,12 +102,21 @@ void readMaterials(const TomlReader& reader, const toml::table& table, Config& c
 // [pair.A.B]: both materials defined; left-out keys follow the blend of the combination rule,
 // which cannot choose between two different impact laws.
 void readPairs(const TomlReader& reader, const toml::table& table, Config& config) {
+  std::map<std::pair<std::string, std::string>, std::string> given;  // order-free pair → its path
   for (const auto& [firstKey, firstNode] : table) {
     const std::string first(firstKey.str());
-    for (const auto& [secondKey, node] : reader.table(firstNode, "pair." + first)) {
+    for (const auto& entry : reader.table(firstNode, "pair." + first)) {
+      const toml::key& secondKey = entry.first;  // captured below: a variable, not a binding
+      const toml::node& node = entry.second;
       const std::string second(secondKey.str());
       const std::string path = "pair." + first + "." + second;
       const auto& pairTable = reader.table(node, path);
+      const auto [other, isNew] = given.emplace(std::minmax(first, second), path);
+      if (!isNew) {
+        reader.fail(secondKey.source(), path,
+                    "[" + other->second + "] and [" + path +
+                        "] both give this pair (order-free); keep one");
+      }
       const auto atPair = [&](auto action) {
         try {
           return action();

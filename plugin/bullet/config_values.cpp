@@ -1,5 +1,6 @@
 #include "config_values.h"
 
+#include <charconv>
 #include <climits>
 
 namespace carom::config_values {
@@ -12,6 +13,12 @@ std::string seedProblem(std::int64_t seed) {
 std::string maxEventsPerStepProblem(std::int64_t count) {
   if (count >= 1 && count <= INT_MAX) return {};
   return "must lie in [1, " + std::to_string(INT_MAX) + "], got " + std::to_string(count);
+}
+
+std::string numberText(double value) {
+  char text[32];
+  const auto written = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, written.ptr);
 }
 
 std::string withoutPrefix(const Error& error) {

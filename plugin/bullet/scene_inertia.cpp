@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "config_values.h"
+
 namespace carom {
 
 std::string inertiaProblem(const ShapeSpec& shape) {
@@ -10,6 +12,32 @@ std::string inertiaProblem(const ShapeSpec& shape) {
            " needs inertia = [Ixx, Iyy, Izz] about its centre of mass (its body origin)";
   }
   if (shape.kind == ShapeKind::plane) return "a plane is static";
+  return {};
+}
+
+std::string derivedInertiaProblem(const btVector3& inertia) {
+  for (int i = 0; i < 3; ++i) {
+    if (!(std::isnormal(inertia[i]) && inertia[i] > 0)) {
+      return "the moments of inertia from the shape's size and mass are [" +
+             config_values::numberText(inertia.x()) + ", " +
+             config_values::numberText(inertia.y()) + ", " +
+             config_values::numberText(inertia.z()) +
+             "], not finite and positive; give sizes and a mass within double range";
+    }
+  }
+  return {};
+}
+
+std::string inertiaTriangleProblem(const btVector3& inertia) {
+  using config_values::numberText;
+  for (int i = 0; i < 3; ++i) {
+    const double others = inertia[(i + 1) % 3] + inertia[(i + 2) % 3];
+    if (inertia[i] > others * (1 + kInertiaTriangleTolerance)) {
+      return "[" + numberText(inertia.x()) + ", " + numberText(inertia.y()) + ", " +
+             numberText(inertia.z()) + "] is no body's: each principal moment is at most the sum " +
+             "of the other two, and " + numberText(inertia[i]) + " > " + numberText(others);
+    }
+  }
   return {};
 }
 

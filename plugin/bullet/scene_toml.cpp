@@ -3,14 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <fstream>
+#include <map>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "carom/bullet/scene.h"
 #include "config_toml.h"
+#include "scene_hull.h"
 #include "scene_inertia.h"
+#include "toml_input.h"
 #include "toml_reader.h"
 
 namespace carom {
@@ -27,10 +28,12 @@ btVector3 vector3(const TomlReader& reader, const toml::node& node, const std::s
   return {v[0], v[1], v[2]};
 }
 
+// Positive and normal: a subnormal length or step (1e-320) divides into an overflow.
 double positive(const TomlReader& reader, const toml::node& node, const std::string& key) {
   const double value = reader.number(node, key);
-  if (!(std::isfinite(value) && value > 0)) {
-    reader.fail(node.source(), key, "must be finite and positive, got " + std::to_string(value));
+  if (!(std::isnormal(value) && value > 0)) {
+    reader.fail(node.source(), key,
+                "must be finite and positive, got " + config_values::numberText(value));
   }
   return value;
 }
@@ -39,7 +42,9 @@ btVector3 positiveVector3(const TomlReader& reader, const toml::node& node,
                           const std::string& key) {
   const btVector3 v = vector3(reader, node, key);
   for (int i = 0; i < 3; ++i) {
-    if (!(v[i] > 0)) reader.fail(node.source(), key, "every entry must be positive");
+    if (!(std::isnormal(v[i]) && v[i] > 0)) {
+      reader.fail(node.source(), key, "every entry must be positive (and not subnormal)");
+    }
   }
   return v;
 }
@@ -60,6 +65,14 @@ void readWorld(const TomlReader& reader, const toml::table& table, WorldSettings
     } else {
       reader.unknownKey(key, path, "gravity, timestep, duration, output_every");
     }
+  }
+  // The step count, judged at the duration's line (or the timestep's, where it is the only one).
+  const std::string problem = runStepsProblem(world.duration, world.timestep);
+  if (!problem.empty()) {
+    const bool durationGiven = table.contains("duration");
+    const toml::node* node = table.get(durationGiven ? "duration" : "timestep");
+    reader.fail(node ? node->source() : table.source(),
+                durationGiven ? "world.duration" : "world.timestep", problem);
   }
 }
 
@@ -114,12 +127,35 @@ bool isCommonKey(ShapeKind kind, std::string_view key) {
 void readChildren(const TomlReader& reader, const toml::node& node, const std::string& path,
                   ShapeSpec& shape);
 
+// A name is a cell of bodies.csv and events.csv, written unquoted: refused here rather than
+// quoted there, so that every reader of the CSV (the viewer's, a user's split(',')) keeps working.
+std::string bodyNameProblem(const std::string& name) {
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == ',' || c == '"' || byte < 0x20 || byte == 0x7F) {
+      return "must not hold a comma, a double quote or a control character (it is a CSV cell)";
+    }
+  }
+  return {};
+}
+
+// ½ m v² and ½ Σ I ω² of a body at t = 0, which a speed of 1e300 overflows.
+double translationalEnergy(const SceneBody& body) {
+  return 0.5 * body.mass * body.velocity.length2();
+}
+double rotationalEnergy(const SceneBody& body) {
+  const btVector3 w = quatRotate(body.orientation.inverse(), body.angularVelocity);
+  return 0.5 * (body.inertia * w).dot(w);
+}
+
 void readShapeKey(const TomlReader& reader, const toml::node& node, const std::string& key,
                   const std::string& path, ShapeSpec& shape) {
   if (key == "normal") {
+    // Scaled by its largest entry before normalizing: the length of [0, 0, 1e200] overflows.
     const btVector3 normal = vector3(reader, node, path);
-    if (!(normal.length() > 0)) reader.fail(node.source(), path, "must not be zero");
-    shape.normal = normal.normalized();
+    const double largest = normal.absolute()[normal.absolute().maxAxis()];
+    if (!(largest > 0)) reader.fail(node.source(), path, "must not be zero");
+    shape.normal = (normal / largest).normalized();
   } else if (key == "offset") {
     shape.offset = reader.number(node, path);
     if (!std::isfinite(shape.offset)) reader.fail(node.source(), path, "must be finite");
@@ -139,6 +175,7 @@ void readShapeKey(const TomlReader& reader, const toml::node& node, const std::s
     if (shape.points.size() < 4) {
       reader.fail(node.source(), path, "a convex hull needs at least 4 points");
     }
+    reader.require(node, path, flatHullProblem(shape.points));
   } else if (key == "children") {
     readChildren(reader, node, path, shape);
   }
@@ -236,6 +273,7 @@ SceneBody readBody(const TomlReader& reader, const Config& config, const toml::t
     } else if (name == "name") {
       body.name = reader.string(node, keyPath);
       if (body.name.empty()) reader.fail(node.source(), keyPath, "must not be empty");
+      reader.require(node, keyPath, bodyNameProblem(body.name));
     } else if (name == "mass") {
       body.mass = reader.number(node, keyPath);
       if (!(std::isfinite(body.mass) && body.mass >= 0)) {
@@ -273,8 +311,53 @@ SceneBody readBody(const TomlReader& reader, const Config& config, const toml::t
     const std::string problem = inertiaProblem(body.shape);
     if (!problem.empty()) reader.fail(table.source(), path + ".inertia", problem);
     body.inertia = shapeInertia(body.shape, body.mass);
+    const std::string derived = derivedInertiaProblem(body.inertia);
+    if (!derived.empty()) reader.fail(table.source(), path + ".inertia", derived);
+  }
+  if (!body.isStatic()) {
+    const toml::node* inertia = table.get("inertia");
+    const std::string problem = inertiaTriangleProblem(body.inertia);
+    if (!problem.empty()) {
+      reader.fail(inertia ? inertia->source() : table.source(), path + ".inertia", problem);
+    }
+    for (const auto& [key, energy] : {std::pair{"velocity", translationalEnergy(body)},
+                                      std::pair{"angular_velocity", rotationalEnergy(body)}}) {
+      if (!std::isfinite(energy)) {
+        reader.fail(table.get(key)->source(), path + "." + key,
+                    "the kinetic energy at t = 0 is not finite; give speeds within double range");
+      }
+    }
+    // A static hull never turns about its centre of mass; a moving one does, about its origin.
+    if (kind == ShapeKind::convexHull) {
+      reader.require(*table.get("points"), path + ".points",
+                     offCentreHullProblem(body.shape.points));
+    }
   }
   return body;
+}
+
+// Two materials of different impact laws without a [pair] table stop a run when their bodies
+// touch (core::impact::combineMaterials); refused here for every two that could, a moving body's
+// with any other, so that check knows it before a run does.
+void checkMaterialPairs(const TomlReader& reader, const toml::array& tables, const Scene& scene) {
+  std::map<std::string, std::size_t> firstBody, firstMoving;  // material → first body with it
+  for (std::size_t i = 0; i < scene.bodies.size(); ++i) {
+    firstBody.emplace(scene.bodies[i].material, i);
+    if (!scene.bodies[i].isStatic()) firstMoving.emplace(scene.bodies[i].material, i);
+  }
+  for (const auto& [a, i] : firstMoving) {
+    for (const auto& [b, j] : firstBody) {
+      if (a == b) continue;
+      try {
+        scene.config.material(a, b);
+      } catch (const Error& e) {
+        const std::size_t later = std::max(i, j);
+        reader.fail(tables[later].source(), "body[" + std::to_string(later) + "].material",
+                    config_values::withoutPrefix(e) + " (bodies \"" + scene.bodies[i].name +
+                        "\" and \"" + scene.bodies[j].name + "\" may touch)");
+      }
+    }
+  }
 }
 
 void readBodies(const TomlReader& reader, const toml::node& node, Scene& scene) {
@@ -292,6 +375,7 @@ void readBodies(const TomlReader& reader, const toml::node& node, Scene& scene) 
     }
     scene.bodies.push_back(std::move(body));
   }
+  checkMaterialPairs(reader, bodies, scene);
 }
 
 }  // namespace
@@ -319,11 +403,7 @@ Scene Scene::parse(std::string_view text, std::string_view source) {
 }
 
 Scene Scene::fromFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (!file) throw Error(path + ": cannot read the scene file");
-  return parse(text.str(), path);
+  return parse(readTomlFile(path, "scene"), path);
 }
 
 }  // namespace carom

@@ -1,5 +1,7 @@
 #include "toml_reader.h"
 
+#include "toml_input.h"
+
 namespace carom {
 namespace {
 
@@ -72,6 +74,7 @@ const toml::array& TomlReader::numberArray(const toml::node& node, const std::st
 }
 
 toml::table TomlReader::parse(std::string_view text) const {
+  checkTomlInput(text, source_);
   try {
     return toml::parse(text, source_);
   } catch (const toml::parse_error& e) {

@@ -1,6 +1,6 @@
 # `carom run` once and its contract (INTERFACES.md §3): the exit status, the message, and the files.
 #   -DCAROM=path -DSCENE=path -DWORK_DIR=dir [-DARGS="a|b|..."] [-DENV=NAME=value]
-#   -DEXPECT=files|nothing [-DEXPECT_OUTPUT=regex]
+#   -DEXPECT=files|nothing [-DEXPECT_OUTPUT=regex] [-DEXPECT_STATUS=n]
 # files: exit 0, the three CSV files with their exact header rows, energy.svg and scene.json;
 # nothing: non-zero, no files.
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -17,6 +17,9 @@ if(DEFINED EXPECT_OUTPUT AND NOT output MATCHES "${EXPECT_OUTPUT}")
   message(FATAL_ERROR "output does not match '${EXPECT_OUTPUT}':\n${output}")
 endif()
 
+if(DEFINED EXPECT_STATUS AND NOT status EQUAL EXPECT_STATUS)
+  message(FATAL_ERROR "exit status ${status}, expected ${EXPECT_STATUS}; output:\n${output}")
+endif()
 if(EXPECT STREQUAL "nothing")
   if(status EQUAL 0)
     message(FATAL_ERROR "exit status 0, expected non-zero; output:\n${output}")

@@ -8,10 +8,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -32,6 +38,12 @@ class View : public ::testing::Test {
                                 " > /dev/null";
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
     std::ofstream(work_ + "/secret.txt") << "not for the browser\n";
+    // Links inside the run that lead out of it; the server must resolve them and refuse.
+    std::filesystem::create_symlink("/etc/passwd", run_ + "/passwd.csv");
+    std::filesystem::create_symlink(work_ + "/secret.txt", run_ + "/secret.csv");
+    std::filesystem::create_directory_symlink(work_, run_ + "/up");
+    // A link that stays inside is as good as the file.
+    std::filesystem::create_symlink(run_ + "/events.csv", run_ + "/events-link.csv");
   }
   static void TearDownTestSuite() { std::filesystem::remove_all(work_); }
   static std::string work_, run_;
@@ -126,6 +138,78 @@ TEST_F(View, RefusesPathsOutsideTheServedDirectories) {
     EXPECT_EQ(response->body.find("not for the browser"), std::string::npos) << path;
   }
   EXPECT_EQ(view.stop(SIGINT), 0);
+}
+
+TEST_F(View, RefusesSymbolicLinksThatLeadOutOfTheRun) {
+  ViewProcess view(run_);
+  ASSERT_GT(view.port(), 0);
+  httplib::Client client("127.0.0.1", view.port());
+  for (const char* path : {"/run/passwd.csv", "/run/secret.csv", "/run/up/secret.txt"}) {
+    const auto response = client.Get(path);
+    ASSERT_TRUE(response) << path;
+    EXPECT_EQ(response->status, 404) << path;
+    EXPECT_EQ(response->body.find("root:"), std::string::npos) << path;
+    EXPECT_EQ(response->body.find("not for the browser"), std::string::npos) << path;
+  }
+  const auto inside = client.Get("/run/events-link.csv");
+  ASSERT_TRUE(inside);
+  EXPECT_EQ(inside->status, 200);
+  EXPECT_EQ(inside->body.rfind("t,bodyA,bodyB,", 0), 0u);
+  EXPECT_EQ(view.stop(SIGTERM), 0);
+}
+
+// A page from another origin that resolves its own name to 127.0.0.1 (DNS rebinding) sends its
+// own name as Host: refused.
+TEST_F(View, AnswersOnlyTheLoopbackHostNames) {
+  ViewProcess view(run_);
+  ASSERT_GT(view.port(), 0);
+  httplib::Client client("127.0.0.1", view.port());
+  const std::string port = std::to_string(view.port());
+  for (const std::string& host : {"127.0.0.1:" + port, "localhost:" + port}) {
+    const auto response = client.Get("/run/energy.csv", {{"Host", host}});
+    ASSERT_TRUE(response) << host;
+    EXPECT_EQ(response->status, 200) << host;
+  }
+  for (const std::string& host :
+       {std::string("evil.example"), "evil.example:" + port, std::string("127.0.0.1"),
+        "127.0.0.1:1" + port, "localhost.evil.example:" + port}) {
+    const auto response = client.Get("/run/energy.csv", {{"Host", host}});
+    ASSERT_TRUE(response) << host;
+    EXPECT_EQ(response->status, 403) << host;
+    EXPECT_EQ(response->body.find("t,kinetic"), std::string::npos) << host;
+  }
+  EXPECT_EQ(view.stop(SIGTERM), 0);
+}
+
+// Sixteen connections that never send a request (half-open, idle) must not hold up the next
+// request by more than about a second. Loopback only; every socket is closed at the end.
+TEST_F(View, IdleConnectionsDoNotBlockTheNextRequest) {
+  ViewProcess view(run_);
+  ASSERT_GT(view.port(), 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(view.port()));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::vector<int> idle;
+  for (int i = 0; i < 16; ++i) {
+    const int fd = socket(AF_INET, SOCK_STREAM, 0);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address), 0);
+    idle.push_back(fd);
+  }
+  httplib::Client client("127.0.0.1", view.port());
+  client.set_connection_timeout(5);
+  client.set_read_timeout(5);
+  const auto start = std::chrono::steady_clock::now();
+  const auto response = client.Get("/run/energy.csv");
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const int fd : idle)
+    close(fd);
+  ASSERT_TRUE(response);
+  EXPECT_EQ(response->status, 200);
+  EXPECT_LT(seconds, 1.5);
+  EXPECT_EQ(view.stop(SIGTERM), 0);
 }
 
 // The page missing (a build without npm, an install without share/carom/viewer): exit 2 and one

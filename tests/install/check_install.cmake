@@ -1,5 +1,7 @@
 # Installs the built carom into a scratch prefix, then configures, builds and runs a small consumer
-# project that uses only find_package(carom CONFIG REQUIRED) and carom::carom.
+# project that uses only find_package(carom CONFIG REQUIRED) and carom::carom, compiled as C++14
+# (carom::carom carries C++17), with toml++ and Boost hidden from find_package; then checks that a
+# consumer that links float Bullet beside carom::carom fails to configure.
 file(REMOVE_RECURSE "${WORK_DIR}")
 set(prefix "${WORK_DIR}/prefix")
 
@@ -11,7 +13,18 @@ function(run_step)
 endfunction()
 
 run_step(${CMAKE_COMMAND} --install "${CAROM_BINARY_DIR}" --prefix "${prefix}")
+# A private dependency that find_package(carom) asked for would fail here: its packages are out of
+# reach (CMAKE_DISABLE_FIND_PACKAGE_*).
 run_step(${CMAKE_COMMAND} -S "${CONSUMER_SOURCE_DIR}" -B "${WORK_DIR}/build"
-  "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_BUILD_TYPE=Release)
+  "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_BUILD_TYPE=Release
+  -DCMAKE_DISABLE_FIND_PACKAGE_tomlplusplus=ON -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON)
 run_step(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
 run_step("${WORK_DIR}/build/consumer")
+
+execute_process(COMMAND ${CMAKE_COMMAND} -S "${CONSUMER_SOURCE_DIR}/../float_consumer"
+  -B "${WORK_DIR}/float-build" "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_BUILD_TYPE=Release
+  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(code EQUAL 0 OR NOT "${out}${err}" MATCHES "links carom::carom and float-precision Bullet")
+  message(FATAL_ERROR "a consumer linking float Bullet beside carom::carom configured (${code}):\n"
+    "${out}\n${err}")
+endif()

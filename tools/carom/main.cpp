@@ -59,6 +59,11 @@ int main(int argc, char** argv) {
   setsCommand->add_option("--samples", sets.samples, "number of samples N (default 16384)")
       ->check(CLI::Range(1, 1 << 24));
   setsCommand->add_option("--out", sets.out, "output directory DIR (default ./carom-out)");
+  setsCommand
+      ->add_option("--threads", sets.threads,
+                   "worker threads N (default: every hardware thread); the outcomes do not "
+                   "depend on it")
+      ->check(CLI::Range(1, 1024));
 
   std::string checkScene;
   CLI::App* check = app.add_subcommand("check", "validate a scene and print what it holds");

@@ -36,6 +36,17 @@ void checkFinite(const SceneWorld& world, double t) {
   }
 }
 
+// The step count; the scene's own values were judged when it was read, so a problem here comes
+// from --duration or --timestep, and names them.
+long long stepsOf(const Scene& scene, const RunOptions& options, double duration, double h) {
+  const std::string problem = runStepsProblem(duration, h);
+  if (problem.empty()) return runSteps(duration, h);
+  const std::string given = options.duration && options.timestep ? "--duration, --timestep"
+                            : options.duration                   ? "--duration"
+                                                                 : "--timestep";
+  throw Error(scene.source + ": " + given + ": " + problem);
+}
+
 }  // namespace
 
 void runScene(const RunOptions& options, std::ostream& log) {
@@ -43,11 +54,11 @@ void runScene(const RunOptions& options, std::ostream& log) {
   const Config config = configOf(scene, options);
   const double h = options.timestep.value_or(scene.world.timestep);
   const double duration = options.duration.value_or(scene.world.duration);
-  // The last step ends at the duration or just past it; never zero steps.
-  const long long steps = std::max(1LL, static_cast<long long>(std::ceil(duration / h - 1e-9)));
+  const long long steps = stepsOf(scene, options, duration, h);
 
   SceneWorld world(scene, config);
-  RunRecord record;
+  StagedOutput output(options.out);  // files appear at its commit; a failure leaves none
+  RunRecord record(output);
   ProgressBar progress(!options.quiet);
   int zenoSteps = 0;
   std::string firstZeno;
@@ -70,10 +81,7 @@ void runScene(const RunOptions& options, std::ostream& log) {
     progress.update(t, static_cast<double>(steps) * h);
   }
 
-  StagedOutput output(options.out);
-  output.write("bodies.csv", record.bodiesCsv());
-  output.write("energy.csv", record.energyCsv());
-  output.write("events.csv", record.eventsCsv());
+  record.close();
   output.write("scene.json", sceneJson(scene));
   record.writeEnergyPlot(
       std::string("carom run ") + scene.source + " (" + toString(config.solver.kind) + ")",

@@ -56,7 +56,11 @@ SceneImpact buildSceneImpact(const Scene& scene, std::vector<SceneContact> conta
   for (Eigen::Index c = 0; c < m; ++c) {
     const SceneContact& contact = contacts[c];
     const Eigen::Vector3d n = toEigen(contact.normal), p = toEigen(contact.point);
-    const auto [t1, t2] = tangents(n);
+    // Named references, not a structured binding: the lambda below captures them, which C++17
+    // allows only for variables (clang refuses the binding).
+    const std::pair<Eigen::Vector3d, Eigen::Vector3d> tangentPair = tangents(n);
+    const Eigen::Vector3d& t1 = tangentPair.first;
+    const Eigen::Vector3d& t2 = tangentPair.second;
     // The velocity of body `index`'s material point at p along d, with `sign` +1 for A, −1 for B.
     const auto addRows = [&](int index, double sign) {
       if (column[index] < 0) return;

@@ -94,7 +94,11 @@ void runSets(const SetsOptions& options, std::ostream& log) {
   core::routh::SampleSetOptions sampling;
   sampling.samples = options.samples;
   sampling.seed = seed;
-  sampling.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  if (options.threads < 0)
+    throw Error("--threads: must be ≥ 1, got " + std::to_string(options.threads));
+  sampling.threads = options.threads > 0
+                         ? options.threads
+                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const core::routh::ImpactSet set =
       core::routh::sampleImpactSet(impact.problem, impact.vMinus, h, sampling);
 

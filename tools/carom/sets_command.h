@@ -12,6 +12,8 @@ struct SetsOptions {
   // M of Algorithm 2. Default 2^14, the paper's smallest set (Tables 4–8).
   int samples = 1 << 14;
   std::string out = "carom-out";
+  // Worker threads, ≥ 1; 0: every hardware thread. The outcomes do not depend on it.
+  int threads = 0;
 };
 
 // Writes DIR/outcomes.csv and DIR/outcomes.svg (both or neither) and a summary to `log`. Throws

@@ -7,12 +7,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <memory>
 #include <thread>
 
 #include "carom/error.h"
+#include "served_files.h"
 #include "viewer_files.h"
 
 extern char** environ;
@@ -22,6 +27,10 @@ namespace {
 
 // Only the loopback interface: the page is for the user at this machine, not for the network.
 constexpr const char* kHost = "127.0.0.1";
+// A connection that sends nothing for a second is closed, and enough workers wait that a few
+// dozen idle ones (a browser's preconnects, a half-open socket) never hold up the page.
+constexpr time_t kIdleSeconds = 1;
+constexpr std::size_t kWorkers = 64;
 
 // SIGINT and SIGTERM are blocked in every thread and taken by sigwait() in the main one, so the
 // server is stopped from ordinary code rather than from a signal handler.
@@ -64,22 +73,60 @@ void openBrowser(const std::string& url) {
   std::thread([child] { waitpid(child, nullptr, 0); }).detach();  // no zombie left behind
 }
 
+// The file streamed from disk (a long run's bodies.csv need not fit in memory).
+void serveFile(const std::filesystem::path& file, httplib::Response& response) {
+  auto stream = std::make_shared<std::ifstream>(file, std::ios::binary);
+  std::error_code error;
+  const auto size = std::filesystem::file_size(file, error);
+  if (!*stream || error) {
+    response.status = 404;
+    return;
+  }
+  response.set_content_provider(
+      static_cast<std::size_t>(size), contentTypeOf(file),
+      [stream](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+        char buffer[1 << 16];
+        stream->seekg(static_cast<std::streamoff>(offset));
+        stream->read(buffer, static_cast<std::streamsize>(std::min(length, sizeof buffer)));
+        return stream->gcount() > 0 &&
+               sink.write(buffer, static_cast<std::size_t>(stream->gcount()));
+      });
+}
+
 }  // namespace
 
 void serveRun(const ViewOptions& options, std::ostream& out) {
   checkRunDirectory(options.directory);
   const std::string viewer = findViewerDirectory();
 
+  const ServedFiles files(options.directory, viewer);
+
   httplib::Server server;
-  // The run's files under /run/, the page at /. Mount points serve only files inside their
-  // directory: httplib refuses a path that climbs out with "..", percent-encoded or not.
-  if (!server.set_mount_point("/run/", options.directory) || !server.set_mount_point("/", viewer))
-    throw Error(options.directory + ": cannot serve this directory");
+  int port = -1;  // known once bound, before the first request
+  server.set_read_timeout(kIdleSeconds, 0);
+  server.set_keep_alive_timeout(kIdleSeconds);
+  server.new_task_queue = [] { return new httplib::ThreadPool(kWorkers); };
+  server.set_pre_routing_handler([&](const httplib::Request& request, httplib::Response& response) {
+    if (isLoopbackHost(request.get_header_value("Host"), port))
+      return httplib::Server::HandlerResponse::Unhandled;
+    response.status = 403;
+    response.set_content("carom view answers requests for 127.0.0.1 and localhost only\n",
+                         "text/plain");
+    return httplib::Server::HandlerResponse::Handled;
+  });
+  // The run's files under /run/, the page at /.
+  server.Get(".*", [&](const httplib::Request& request, httplib::Response& response) {
+    const std::filesystem::path file = files.resolve(request.path);
+    if (file.empty()) {
+      response.status = 404;
+      return;
+    }
+    serveFile(file, response);
+  });
 
   const StopSignals stopSignals;  // before the server's threads start, so that they inherit it
-  const int port = options.port == 0
-                       ? server.bind_to_any_port(kHost)
-                       : (server.bind_to_port(kHost, options.port) ? options.port : -1);
+  port = options.port == 0 ? server.bind_to_any_port(kHost)
+                           : (server.bind_to_port(kHost, options.port) ? options.port : -1);
   if (port < 0) {
     throw Error(std::string(kHost) + ":" + std::to_string(options.port) +
                 ": cannot listen (port in use?)");

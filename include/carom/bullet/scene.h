@@ -25,6 +25,17 @@ struct WorldSettings {
   int outputEvery = 1;             // write a frame every N steps, ≥ 1
 };
 
+// The most steps one run may take (duration / timestep): a run of 1e7 steps takes hours already,
+// and a count beyond it is a typo (duration = 1e12) that would otherwise run for years.
+inline constexpr double kMaxRunSteps = 1e7;
+
+// What is wrong with a run of `duration` in steps of `timestep` (both s): empty when both are
+// finite, positive and not subnormal and duration / timestep is at most kMaxRunSteps.
+std::string runStepsProblem(double duration, double timestep);
+// The number of steps of such a run (the last one ends at the duration or just past it, never
+// zero steps); throws carom::Error when runStepsProblem is not empty.
+long long runSteps(double duration, double timestep);
+
 enum class ShapeKind { plane, sphere, box, ellipsoid, capsule, cylinder, convexHull, compound };
 const char* toString(ShapeKind kind);
 

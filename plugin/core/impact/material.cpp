@@ -52,7 +52,12 @@ Material blendMaterials(const Material& a, const Material& b) {
   blend.name = a.name + "/" + b.name;
   blend.impact = a.impact;
   blend.restitution = std::max(a.restitution, b.restitution);
-  blend.friction = std::sqrt(a.friction * b.friction);
+  // √a·√b where the product of two large (1e200) or tiny coefficients leaves double range; √(a·b)
+  // elsewhere, bit for bit as before.
+  const double product = a.friction * b.friction;
+  blend.friction = std::isnormal(product) || (product == 0 && (a.friction == 0 || b.friction == 0))
+                       ? std::sqrt(product)
+                       : std::sqrt(a.friction) * std::sqrt(b.friction);
   blend.roughness = std::min(a.roughness, b.roughness);
   return blend;
 }

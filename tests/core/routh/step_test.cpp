@@ -99,7 +99,10 @@ TEST(RouthStep, ZeroCapsOrSeparatingVelocityLeaveVelocityUnchanged) {
 
 TEST(RouthStep, BadInputNamesTheParameter) {
   Random random(3);
-  const auto [problem, v] = randomImpact(random, 2, 2);
+  // Not a structured binding: the lambdas capture these, which C++17 allows only for variables.
+  const test::routh::RandomImpact impact = randomImpact(random, 2, 2);
+  const auto& problem = impact.problem;
+  const auto& v = impact.vMinus;
   test::expectErrorNaming([&] { solveStep(problem, v, Eigen::VectorXd::Ones(3), 0); }, "caps");
   test::expectErrorNaming([&] { solveStep(problem, v, Eigen::Vector2d(-1.0, 1.0), 0); }, "caps");
   test::expectErrorNaming(
