@@ -127,6 +127,11 @@ SimulatedToss simulateFrom(const InitialState& start, int frames, const CubeMode
   for (int frame = 1; frame < frames && result.finite; ++frame) {
     for (int step = 0; step < model.substeps; ++step) {
       scene.world().stepSimulation(h, 1, h);
+      for (const ImpactEvent& event : scene.world().getImpactEvents()) {
+        if (std::find(result.laws.begin(), result.laws.end(), event.law) == result.laws.end())
+          result.laws.push_back(event.law);
+      }
+      scene.world().clearImpactEvents();
       result.penetration =
           std::max(result.penetration, depthBelowBoard(scene.cube().getWorldTransform()));
     }

@@ -4,6 +4,7 @@
 
 #include <Eigen/Geometry>
 
+#include <string>
 #include <vector>
 
 #include "cube_model.h"
@@ -20,6 +21,9 @@ struct SimulatedToss {
   std::vector<Pose> poses;   // one per measured frame, poses[0] the initial state
   double penetration = 0;    // deepest a corner went below the board over all internal steps (m)
   bool finite = true;        // false if any state went NaN or infinite (the rest is then unusable)
+  // The distinct laws of the impact events carom reported ("newton", "routh", …); none in bullet
+  // mode. Tells which law actually ran.
+  std::vector<std::string> laws;
 };
 
 // The first measured state as the simulation starts from it: pose of frame 0, and the velocity at
