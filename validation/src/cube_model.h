@@ -23,7 +23,9 @@ struct CubeModel {
   ImpactLawKind law = ImpactLawKind::kStronge;  // ignored by kind = bullet
   int roughness = 0;                            // strict maps' rank k ∈ {0, 1, 2}; else ignored
   double restitution = 0.125;  // e ∈ [0, 1] in the law's own sense; bullet: Bullet's combined e
-  double friction = 0.18;      // Coulomb μ ≥ 0 (a strict map has none); bullet: combined μ
+  // Coulomb μ ≥ 0; bullet: the combined μ. A strict map's binary impacts have none, but carom's
+  // persistent contacts and simultaneous impacts use it under every law.
+  double friction = 0.18;
   // The tracked centre's height error (m): the true centre is the measured one plus this, so the
   // cube starts this much higher and its simulated heights are reported this much lower.
   double heightOffset = 0;
@@ -36,7 +38,7 @@ std::string caseName(const CubeModel& model);
 // Parses caseName's form back (the substeps suffix optional); throws std::invalid_argument.
 CubeModel parseCaseName(const std::string& name);
 
-// Which parameters a case fits: strict maps have no friction; bullet mode has no law.
+// Whether a case's friction acts anywhere (it does in every case today; see the .cpp).
 bool usesFriction(const CubeModel& model);
 
 }  // namespace carom::validation
