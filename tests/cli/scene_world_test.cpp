@@ -23,14 +23,16 @@ friction = 0.75
 name = "ground"
 shape = "plane"
 normal = [0.0, 0.0, 1.0]
-material = ")" + ground + R"("
+material = ")" + ground +
+                      R"("
 [[body]]
 name = "ball"
 shape = "sphere"
 radius = 0.1
 mass = 1.0
 position = [0.0, 0.0, 0.099]
-material = ")" + ball + R"("
+material = ")" + ball +
+                      R"("
 )");
 }
 

@@ -1,6 +1,6 @@
-// carom-validate's pieces (validation/src) on real and synthetic tosses: the metrics recomputed here
-// from the CSV text and the simulated poses by other formulas, the reader's errors, the plumbing of
-// modes and laws, and a cube dropped flat, whose answer is known.
+// carom-validate's pieces (validation/src) on real and synthetic tosses: the metrics recomputed
+// here from the CSV text and the simulated poses by other formulas, the reader's errors, the
+// plumbing of modes and laws, and a cube dropped flat, whose answer is known.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -99,10 +99,10 @@ TEST(CubeTosses, MetricsMatchAnIndependentComputationOnRealTosses) {
       const std::string what = std::string(name) + " " + caseName(model);
       EXPECT_NEAR(m.meanPosition, position, 1e-9) << what;
       EXPECT_NEAR(m.meanRotation, rotation, 1e-6) << what;
-      EXPECT_NEAR(m.endPosition,
-                  (run.poses.back().position - Eigen::Vector3d(last[1], last[2], last[3])).norm() /
-                      0.1048,
-                  1e-9)
+      EXPECT_NEAR(
+          m.endPosition,
+          (run.poses.back().position - Eigen::Vector3d(last[1], last[2], last[3])).norm() / 0.1048,
+          1e-9)
           << what;
       EXPECT_NEAR(m.endRotation, angleByMatrices(qLast.normalized(), run.poses.back().rotation),
                   1e-6)
@@ -130,13 +130,14 @@ TEST(CubeTosses, InitialStateIsTheFirstFramesFiniteDifference) {
   }
   // Row 1's body rate turned into the board frame by frame 0's rotation.
   const Eigen::Quaterniond q0(rows[0][4], rows[0][5], rows[0][6], rows[0][7]);
-  const Eigen::Vector3d w = q0.normalized().toRotationMatrix() *
-                            Eigen::Vector3d(rows[1][11], rows[1][12], rows[1][13]);
+  const Eigen::Vector3d w =
+      q0.normalized().toRotationMatrix() * Eigen::Vector3d(rows[1][11], rows[1][12], rows[1][13]);
   EXPECT_LT((start.omegaWorld - w).norm(), 1e-12);
 }
 
 // A cube dropped flat from 0.2 m with no spin in every mode and law: it must rest on the face it
-// fell on, level, with its centre a half side above the board; the laws that ran are the asked ones.
+// fell on, level, with its centre a half side above the board; the laws that ran are the asked
+// ones.
 TEST(CubeTosses, CubeDroppedFlatRestsOnTheFaceItFellOn) {
   InitialState start;
   start.position = Eigen::Vector3d(0, 0, 0.2);
@@ -182,7 +183,8 @@ TEST(CubeTosses, CubeDroppedFlatRestsOnTheFaceItFellOn) {
 TEST(CubeTosses, ATrajectoryComparedWithItselfHasNoError) {
   InitialState start;
   start.position = Eigen::Vector3d(0.1, -0.2, 0.25);
-  start.rotation = Eigen::Quaterniond(Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()));
+  start.rotation =
+      Eigen::Quaterniond(Eigen::AngleAxisd(0.7, Eigen::Vector3d(1, 2, 3).normalized()));
   start.velocity = Eigen::Vector3d(0.5, 0.2, 0.0);
   start.omegaWorld = Eigen::Vector3d(3, -2, 5);
   CubeModel model;  // variational, Stronge
@@ -234,9 +236,9 @@ TEST(CubeTosses, MalformedFilesNameTheFileAndLine) {
 // The split keeps twins (the source's turned copies) together and does not depend on file order.
 TEST(CubeTosses, SplitKeepsTwinsTogether) {
   std::vector<Toss> tosses;
-  for (int number : {40, 41, 369}) tosses.push_back(readToss(kData + "/toss_" +
-                                                  std::string(number < 100 ? "0" : "") +
-                                                  std::to_string(number) + ".csv"));
+  for (int number : {40, 41, 369})
+    tosses.push_back(readToss(kData + "/toss_" + std::string(number < 100 ? "0" : "") +
+                              std::to_string(number) + ".csv"));
   ASSERT_TRUE(areTwins(tosses[0], tosses[2]));  // 369 is 40 turned (data README)
   const Split split = splitTosses(tosses);
   ASSERT_EQ(split.train.size(), 2u);
@@ -252,7 +254,8 @@ TEST(CubeTosses, EvaluationDoesNotDependOnTheThreadCount) {
   for (const char* name : {"toss_002.csv", "toss_004.csv", "toss_005.csv"})
     tosses.push_back(readToss(kData + "/" + name));
   std::vector<const Toss*> pointers;
-  for (const Toss& t : tosses) pointers.push_back(&t);
+  for (const Toss& t : tosses)
+    pointers.push_back(&t);
   const CubeModel model = fixedModel(SolverKind::variational, ImpactLawKind::kNewton);
   const auto one = evaluate(pointers, model, 1), two = evaluate(pointers, model, 2);
   for (std::size_t i = 0; i < one.size(); ++i) {

@@ -19,7 +19,8 @@ SceneWorld::SceneWorld(const Scene& scene, const Config& config)
     // Stock Bullet (solver.kind = "bullet") multiplies the two bodies' restitutions and frictions;
     // each body holds the square root, so that a pair of one material sees its e and μ (not e²,
     // μ²) and two materials the geometric mean √(μ_A μ_B) (carom's friction rule; its restitution
-    // takes the larger, and a [pair] table is seen by carom's modes only). carom reads the material.
+    // takes the larger, and a [pair] table is seen by carom's modes only). carom reads the
+    // material.
     const Material& material = config.material(spec.material);
     info.m_restitution = std::sqrt(material.restitution);
     info.m_friction = std::sqrt(material.friction);

@@ -9,14 +9,14 @@
 namespace carom::validation {
 
 // The cube of the data set (data README): half side, mass and the source's fitted inertia.
-constexpr double kHalfSide = 0.0524;                 // m
-constexpr double kSide = 2 * kHalfSide;              // m; position errors are fractions of it
-constexpr double kMass = 0.37;                       // kg
+constexpr double kHalfSide = 0.0524;     // m
+constexpr double kSide = 2 * kHalfSide;  // m; position errors are fractions of it
+constexpr double kMass = 0.37;           // kg
 // About each axis (kg m²): the source's fit, 0.295 kg × (0.0524 m)² = 8.10e-4 (a uniform cube of
 // this mass and side: 6.77e-4).
 constexpr double kInertia = 0.295 * kHalfSide * kHalfSide;
-constexpr double kGravity = 9.81;                    // m/s², along −z
-constexpr double kFrameRate = 148;                   // Hz, the camera's
+constexpr double kGravity = 9.81;   // m/s², along −z
+constexpr double kFrameRate = 148;  // Hz, the camera's
 
 struct CubeModel {
   SolverKind kind = SolverKind::variational;

@@ -11,8 +11,12 @@
 namespace carom::validation {
 namespace {
 
-btVector3 toBt(const Eigen::Vector3d& v) { return btVector3(v.x(), v.y(), v.z()); }
-Eigen::Vector3d toEigen(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
+btVector3 toBt(const Eigen::Vector3d& v) {
+  return btVector3(v.x(), v.y(), v.z());
+}
+Eigen::Vector3d toEigen(const btVector3& v) {
+  return {v.x(), v.y(), v.z()};
+}
 
 // The one material of both bodies in carom's modes: the same material on both is used exactly.
 Config configFor(const CubeModel& model) {
@@ -59,8 +63,8 @@ class CubeWorld {
     groundInfo.m_restitution = 1.0;
     groundInfo.m_friction = 1.0;
     ground_ = std::make_unique<btRigidBody>(groundInfo);
-    btRigidBody::btRigidBodyConstructionInfo cubeInfo(
-        kMass, nullptr, &cubeShape_, btVector3(kInertia, kInertia, kInertia));
+    btRigidBody::btRigidBodyConstructionInfo cubeInfo(kMass, nullptr, &cubeShape_,
+                                                      btVector3(kInertia, kInertia, kInertia));
     cubeInfo.m_restitution = model.restitution;
     cubeInfo.m_friction = usesFriction(model) ? model.friction : 0.0;
     cubeInfo.m_startWorldTransform.setOrigin(toBt(start.position));

@@ -1,5 +1,5 @@
-// A toss re-simulated in a carom::DynamicsWorld: the cube on a static ground plane, started from the
-// toss's first measured state and sampled at the measured frame times.
+// A toss re-simulated in a carom::DynamicsWorld: the cube on a static ground plane, started from
+// the toss's first measured state and sampled at the measured frame times.
 #pragma once
 
 #include <Eigen/Geometry>
@@ -18,9 +18,9 @@ struct Pose {
 };
 
 struct SimulatedToss {
-  std::vector<Pose> poses;   // one per measured frame, poses[0] the initial state
-  double penetration = 0;    // deepest a corner went below the board over all internal steps (m)
-  bool finite = true;        // false if any state went NaN or infinite (the rest is then unusable)
+  std::vector<Pose> poses;  // one per measured frame, poses[0] the initial state
+  double penetration = 0;   // deepest a corner went below the board over all internal steps (m)
+  bool finite = true;       // false if any state went NaN or infinite (the rest is then unusable)
   // The distinct laws of the impact events carom reported ("newton", "routh", …); none in bullet
   // mode. Tells which law actually ran.
   std::vector<std::string> laws;

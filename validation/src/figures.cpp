@@ -11,8 +11,8 @@ namespace carom::validation {
 namespace {
 
 const char* colorOf(std::size_t i) {
-  static const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
-                                        "#8c564b"};
+  static const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c",
+                                        "#9467bd", "#ff7f0e", "#8c564b"};
   return kColors[i % 6];
 }
 

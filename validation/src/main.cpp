@@ -54,14 +54,15 @@ int main(int argc, char** argv) {
   std::string out = "validate-out";
   std::vector<std::string> cases;
   bool fit = false, figures = true;
-  int budget = 40, threads = 0, trainStride = 1;
+  int budget = 50, threads = 0, trainStride = 1;
   app.add_option("--data", data, "directory of toss_NNN.csv files");
   app.add_option("--parameters", parameters, "fitted parameters CSV (read; written by --fit)");
   app.add_option("--out", out, "directory for results.md, per_toss.csv and the SVG figures");
   app.add_option("--cases", cases, "cases to run, e.g. bullet variational/stronge (default: all)")
       ->delimiter(',');
   app.add_flag("--fit", fit, "refit the cases' parameters on the training tosses first");
-  app.add_option("--budget", budget, "objective evaluations per fitted case")->check(CLI::PositiveNumber);
+  app.add_option("--budget", budget, "objective evaluations per fitted case")
+      ->check(CLI::PositiveNumber);
   app.add_option("--train-stride", trainStride,
                  "fit on every Nth training toss only (faster, coarser fits)")
       ->check(CLI::PositiveNumber);
@@ -91,8 +92,8 @@ int main(int argc, char** argv) {
       std::vector<const cv::Toss*> train;
       for (std::size_t i = 0; i < split.train.size(); i += trainStride)
         train.push_back(split.train[i]);
-      std::printf("fitting %s on %zu training tosses, %d evaluations\n", name.c_str(),
-                  train.size(), budget);
+      std::printf("fitting %s on %zu training tosses, %d evaluations\n", name.c_str(), train.size(),
+                  budget);
       cv::FitOptions options;
       options.maxEvaluations = budget;
       options.threads = threads;

@@ -117,8 +117,7 @@ NelderMeadResult nelderMead(const std::function<double(const std::vector<double>
     if (best.evaluations >= options.maxEvaluations) break;
     // Outside contraction towards the reflected point, or inside towards the worst one.
     const bool outside = fr < values[hi];
-    const Point contracted =
-        clampU(affine(centroid, outside ? reflected : simplex[hi], kContract));
+    const Point contracted = clampU(affine(centroid, outside ? reflected : simplex[hi], kContract));
     const double fc = evaluate(contracted);
     if (fc < (outside ? fr : values[hi])) {
       simplex[hi] = contracted, values[hi] = fc;

@@ -69,8 +69,8 @@ void writeParameters(const std::string& path, const std::vector<FittedCase>& cas
   char buffer[256];
   for (const FittedCase& c : cases) {
     std::snprintf(buffer, sizeof buffer, "%s,%.4f,%.4f,%.5f,%.5f,%d\n", caseName(c.model).c_str(),
-                  c.model.restitution, c.model.friction, c.model.heightOffset,
-                  c.trainMeanPosition, c.evaluations);
+                  c.model.restitution, c.model.friction, c.model.heightOffset, c.trainMeanPosition,
+                  c.evaluations);
     out << buffer;
   }
   if (!out) throw std::runtime_error(path + ": cannot write");

@@ -15,7 +15,9 @@ std::string format(const char* pattern, Values... values) {
   return buffer;
 }
 
-std::string modeOf(const CubeModel& model) { return toString(model.kind); }
+std::string modeOf(const CubeModel& model) {
+  return toString(model.kind);
+}
 
 }  // namespace
 
@@ -45,10 +47,10 @@ std::string markdownTable(const std::vector<CaseResult>& results) {
         "%.1f | %.1f | %.0f %% | %.2f / %.2f |\n",
         caseName(m).c_str(), m.restitution,
         usesFriction(m) ? format("%.3f", m.friction).c_str() : "—", m.heightOffset * 1e3,
-        100 * r.fitted.trainMeanPosition, 100 * a.meanPosition.mean,
-        100 * a.meanPosition.median, 100 * a.meanPosition.p90, 100 * a.endPosition.median,
-        a.meanRotation.median, a.meanRotation.p90, a.endRotation.median, 100 * a.restFaceRight,
-        1e3 * a.penetration.median, 1e3 * a.penetration.p90);
+        100 * r.fitted.trainMeanPosition, 100 * a.meanPosition.mean, 100 * a.meanPosition.median,
+        100 * a.meanPosition.p90, 100 * a.endPosition.median, a.meanRotation.median,
+        a.meanRotation.p90, a.endRotation.median, 100 * a.restFaceRight, 1e3 * a.penetration.median,
+        1e3 * a.penetration.p90);
   }
   return out;
 }

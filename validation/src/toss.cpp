@@ -25,13 +25,14 @@ Frame parseRow(const std::string& text, const std::string& path, int line) {
   std::size_t start = 0;
   for (int column = 0; column < kColumns; ++column) {
     const std::size_t end = std::min(text.find(',', start), text.size());
-    if (start > text.size()) fail(path, line, "expected 14 columns, found " + std::to_string(column));
+    if (start > text.size())
+      fail(path, line, "expected 14 columns, found " + std::to_string(column));
     const std::string cell = text.substr(start, end - start);
     char* stop = nullptr;
     value[column] = std::strtod(cell.c_str(), &stop);
     if (cell.empty() || *stop != '\0' || !std::isfinite(value[column]))
-      fail(path, line, "column " + std::to_string(column + 1) + ": not a finite number: '" + cell +
-                           "'");
+      fail(path, line,
+           "column " + std::to_string(column + 1) + ": not a finite number: '" + cell + "'");
     start = end + 1;
   }
   if (start <= text.size()) fail(path, line, "more than 14 columns");

@@ -11,11 +11,11 @@ namespace carom::validation {
 
 // One camera frame in SI units (data README): the board's top face is z = 0, gravity −z.
 struct Frame {
-  double t = 0;                  // time since the toss's first frame (s)
-  Eigen::Vector3d position;      // the cube's centre, board frame (m)
-  Eigen::Quaterniond rotation;   // body to board frame, unit
-  Eigen::Vector3d velocity;      // of the centre, board frame, a backward difference (m/s)
-  Eigen::Vector3d omegaBody;     // angular velocity in the body frame, a backward difference (rad/s)
+  double t = 0;                 // time since the toss's first frame (s)
+  Eigen::Vector3d position;     // the cube's centre, board frame (m)
+  Eigen::Quaterniond rotation;  // body to board frame, unit
+  Eigen::Vector3d velocity;     // of the centre, board frame, a backward difference (m/s)
+  Eigen::Vector3d omegaBody;    // angular velocity in the body frame, a backward difference (rad/s)
 };
 
 struct Toss {
