@@ -81,6 +81,46 @@ std::string headlineTable(const std::vector<CaseResult>& results) {
   return out;
 }
 
+std::string firstImpactTable(const std::vector<FirstImpactResult>& results, int tossesSeen) {
+  if (results.empty()) return "no multi-corner first impacts\n";
+  std::string out = format(
+      "%zu of %d tosses strike with several corners at their first impact (%.1f corners on "
+      "average).\n\n| resolution | within 0.05 m/s | within 0.1 m/s | within 0.2 m/s | median "
+      "distance (m/s) |\n|---|---|---|---|---|\n",
+      results.size(), tossesSeen, [&] {
+        double corners = 0;
+        for (const FirstImpactResult& r : results)
+          corners += static_cast<double>(r.corners) / results.size();
+        return corners;
+      }());
+  auto row = [&](const std::string& name, auto distanceOf) {
+    std::vector<double> distances;
+    for (const FirstImpactResult& r : results)
+      distances.push_back(distanceOf(r));
+    std::string line = "| " + name;
+    for (double within : {0.05, 0.1, 0.2}) {
+      double hits = 0;
+      for (double d : distances)
+        hits += d <= within ? 100.0 / distances.size() : 0.0;
+      line += format(" | %.0f %%", hits);
+    }
+    return line + format(" | %.3f |\n", summarize(distances).median);
+  };
+  out += row("Halm–Posa set (nearest sample)",
+             [](const FirstImpactResult& r) { return r.setDistance; });
+  for (std::size_t m = 0; m < results.front().models.size(); ++m) {
+    out += row(results.front().models[m],
+               [m](const FirstImpactResult& r) { return r.modelDistance[m]; });
+  }
+  std::vector<double> radii;
+  for (const FirstImpactResult& r : results)
+    radii.push_back(r.setRadius);
+  out +=
+      format("\nThe set's radius (largest distance of a sample from its mean): median %.3f m/s.\n",
+             summarize(radii).median);
+  return out;
+}
+
 void writePerTossCsv(const std::string& path, const std::vector<std::string>& cases,
                      const std::vector<std::vector<TossMetrics>>& metrics) {
   std::ofstream out(path);

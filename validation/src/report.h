@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "first_impact.h"
 #include "metrics.h"
 #include "parameters_file.h"
 
@@ -23,6 +24,10 @@ std::string markdownTable(const std::vector<CaseResult>& results);
 // The headline: each mode's best case (lowest held-out mean position error) against stock
 // Bullet's best, with the relative change of the mean.
 std::string headlineTable(const std::vector<CaseResult>& results);
+
+// Part 4: how often the measured velocity after a multi-corner first impact lies within each
+// distance of the Halm–Posa set and of each single-outcome resolution, and the median distances.
+std::string firstImpactTable(const std::vector<FirstImpactResult>& results, int tossesSeen);
 
 // Writes every toss's metrics of every case as CSV (for anyone who wants the distribution).
 void writePerTossCsv(const std::string& path, const std::vector<std::string>& cases,
