@@ -14,6 +14,7 @@
 
 #include "cube_sim.h"
 #include "evaluate.h"
+#include "first_impact.h"
 #include "metrics.h"
 #include "nelder_mead.h"
 #include "split.h"
@@ -262,6 +263,39 @@ TEST(CubeTosses, EvaluationDoesNotDependOnTheThreadCount) {
     EXPECT_EQ(one[i].meanPosition, two[i].meanPosition);
     EXPECT_EQ(one[i].meanRotation, two[i].meanRotation);
   }
+}
+
+// A level cube falls onto the board and leaves it at −e times its speed, the impact half-way
+// between two frames: a four-corner first impact whose answer is the symmetric one, which the
+// simultaneous resolution gives exactly and the Halm–Posa set contains.
+TEST(CubeTosses, FlatFirstImpactIsFoundAndTheSetHoldsTheMeasurement) {
+  const double dt = 1 / 148.0, g = 9.81, e = 0.3, vImpact = -2.0;
+  const double tImpact = 20.5 * dt;  // between frames 20 and 21
+  Toss toss;
+  toss.number = 2;
+  for (int k = 0; k < 40; ++k) {
+    const double t = k * dt, s = t - tImpact;
+    Frame frame;
+    frame.t = t;
+    const double v0 = s < 0 ? vImpact : -e * vImpact;
+    frame.position = Eigen::Vector3d(0, 0, 0.0524 + v0 * s - g * s * s / 2);
+    frame.rotation = Eigen::Quaterniond::Identity();
+    frame.velocity = frame.omegaBody = Eigen::Vector3d::Zero();
+    toss.frames.push_back(frame);
+  }
+  FirstImpactOptions options;
+  options.heightOffset = 0;
+  options.restitution = e;
+  options.friction = 0.2;
+  const auto result = analyseFirstImpact(toss, options);
+  ASSERT_TRUE(result.has_value());
+  EXPECT_EQ(result->frame, 20);
+  EXPECT_EQ(result->corners, 4);
+  ASSERT_EQ(result->models.size(), 3u);
+  EXPECT_LT(result->modelDistance[0], 1e-6);  // simultaneous: v⁺ = −e v⁻, no spin
+  EXPECT_LT(result->setDistance, 0.05);
+  // One corner after another tips a level cube: a sequential resolution is off.
+  EXPECT_GT(result->modelDistance[1], 0.05);
 }
 
 // Nelder–Mead finds a bounded quadratic's minimum, inside and on the box.

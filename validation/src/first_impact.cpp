@@ -72,7 +72,6 @@ std::optional<FirstImpactResult> analyseFirstImpact(const Toss& toss,
       toss.frames[j + 2].rotation * toss.frames[j + 2].omegaBody;
 
   const Scene scene = cubeScene(toss, j, vMinus, options);
-  const auto shapes = cli::makeShapes(scene);
   // Every corner within the tolerance of the lowest one: the board is moved up to the lowest.
   std::vector<cli::SceneContact> contacts;
   {
@@ -85,7 +84,7 @@ std::optional<FirstImpactResult> analyseFirstImpact(const Toss& toss,
       lowest = std::min(lowest, (pose * local).z());
     }
     lifted.bodies[0].shape.offset = lowest;
-    contacts = cli::findContacts(lifted, shapes, options.contactTolerance);
+    contacts = cli::findContacts(lifted, cli::makeShapes(lifted), options.contactTolerance);
   }
   if (contacts.size() < 2) return std::nullopt;
   const cli::SceneImpact impact = cli::buildSceneImpact(scene, contacts);
@@ -132,8 +131,13 @@ std::optional<FirstImpactResult> analyseFirstImpact(const Toss& toss,
   Eigen::VectorXd mean = Eigen::VectorXd::Zero(6);
   result.setDistance = INFINITY;
   for (const Eigen::VectorXd& p : points) {
-    mean += withRestitution(p) / points.size();
-    result.setDistance = std::min(result.setDistance, distance(withRestitution(p)));
+    const Eigen::VectorXd v = withRestitution(p);
+    mean += v / points.size();
+    if (distance(v) < result.setDistance) {
+      result.setDistance = distance(v);
+      result.setLinearMiss = (v - vPlus).head<3>().norm();
+      result.setSpinMiss = std::sqrt(kInertia / kMass) * (v - vPlus).tail<3>().norm();
+    }
   }
   for (const Eigen::VectorXd& p : points) {
     const Eigen::VectorXd d = withRestitution(p) - mean;

@@ -34,8 +34,11 @@ struct FirstImpactResult {
   int toss = -1;
   int frame = -1;  // the last frame before the impact
   int corners = 0;
-  double setDistance = 0;           // from the measured v⁺ to the nearest point of the set
-  double setRadius = 0;             // the set's largest distance from its mean
+  double setDistance = 0;  // from the measured v⁺ to the nearest point of the set
+  double setRadius = 0;    // the set's largest distance from its mean
+  // The nearest sample's miss split: |Δv| of the centre (m/s) and √(I/m)|Δω| of the spin (m/s),
+  // whose squares add up to setDistance².
+  double setLinearMiss = 0, setSpinMiss = 0;
   std::vector<std::string> models;  // single-outcome resolutions, as named
   std::vector<double> modelDistance;
 };

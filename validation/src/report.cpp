@@ -112,12 +112,18 @@ std::string firstImpactTable(const std::vector<FirstImpactResult>& results, int 
     out += row(results.front().models[m],
                [m](const FirstImpactResult& r) { return r.modelDistance[m]; });
   }
-  std::vector<double> radii;
-  for (const FirstImpactResult& r : results)
+  std::vector<double> radii, linear, spin;
+  for (const FirstImpactResult& r : results) {
     radii.push_back(r.setRadius);
-  out +=
-      format("\nThe set's radius (largest distance of a sample from its mean): median %.3f m/s.\n",
-             summarize(radii).median);
+    linear.push_back(r.setLinearMiss);
+    spin.push_back(r.setSpinMiss);
+  }
+  out += format(
+      "\nThe nearest sample's miss, median: %.3f m/s in the centre's velocity, %.3f m/s in the "
+      "spin (√(I/m)|Δω|).\n",
+      summarize(linear).median, summarize(spin).median);
+  out += format("The set's radius (largest distance of a sample from its mean): median %.3f m/s.\n",
+                summarize(radii).median);
   return out;
 }
 
