@@ -1,5 +1,7 @@
 #include "scene_world.h"
 
+#include <cmath>
+
 #include "carom/error.h"
 #include "scene_contacts.h"
 
@@ -14,11 +16,14 @@ SceneWorld::SceneWorld(const Scene& scene, const Config& config)
     motionStates_.push_back(std::make_unique<btDefaultMotionState>(bodyTransform(spec)));
     btRigidBody::btRigidBodyConstructionInfo info(spec.mass, motionStates_.back().get(),
                                                   shapes_.back().get(), spec.inertia);
-    // Stock Bullet (solver.kind = "bullet") reads restitution and friction from the body; carom's
-    // modes read the material set below. Both then see the scene's values.
+    // Stock Bullet (solver.kind = "bullet") multiplies the two bodies' restitutions and frictions;
+    // each body holds the square root, so that a pair of one material sees its e and μ (not e²,
+    // μ²) and two materials the geometric mean √(μ_A μ_B) (carom's friction rule; its restitution
+    // takes the larger, and a [pair] table is seen by carom's modes only). carom reads the
+    // material.
     const Material& material = config.material(spec.material);
-    info.m_restitution = material.restitution;
-    info.m_friction = material.friction;
+    info.m_restitution = std::sqrt(material.restitution);
+    info.m_friction = std::sqrt(material.friction);
     bodies_.push_back(std::make_unique<btRigidBody>(info));
     btRigidBody* body = bodies_.back().get();
     body->setLinearVelocity(spec.velocity);

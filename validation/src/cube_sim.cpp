@@ -1,0 +1,157 @@
+#include "cube_sim.h"
+
+#include <btBulletDynamicsCommon.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "carom/bullet/dynamics_world.h"
+
+namespace carom::validation {
+namespace {
+
+btVector3 toBt(const Eigen::Vector3d& v) {
+  return btVector3(v.x(), v.y(), v.z());
+}
+Eigen::Vector3d toEigen(const btVector3& v) {
+  return {v.x(), v.y(), v.z()};
+}
+
+// The one material of both bodies in carom's modes: the same material on both is used exactly.
+Config configFor(const CubeModel& model) {
+  Config config;
+  config.solver.kind = model.kind;
+  Material material;
+  material.name = "cube";
+  material.impact = model.law;
+  material.restitution = model.restitution;
+  material.friction = usesFriction(model) ? model.friction : 0.0;
+  material.roughness = model.roughness;
+  config.setMaterial("cube", material);
+  return config;
+}
+
+// The lowest corner's height below the board (m, ≥ 0).
+double depthBelowBoard(const btTransform& pose) {
+  double lowest = 0;
+  for (int corner = 0; corner < 8; ++corner) {
+    const btVector3 local((corner & 1 ? 1 : -1) * kHalfSide, (corner & 2 ? 1 : -1) * kHalfSide,
+                          (corner & 4 ? 1 : -1) * kHalfSide);
+    lowest = std::min(lowest, (pose * local).z());
+  }
+  return -lowest;
+}
+
+// A board and a cube in a world of `model`'s mode, owned together and taken apart in order.
+class CubeWorld {
+ public:
+  CubeWorld(const InitialState& start, const CubeModel& model)
+      : world_(&dispatcher_, &broadphase_, &collisionConfiguration_, configFor(model)),
+        cubeShape_(btVector3(kHalfSide, kHalfSide, kHalfSide)) {
+    // Whole-face manifolds from the first touch, in every mode: lcp mode needs them to hold a box
+    // (README, "carom in a stock Bullet world"), and stock Bullet with its default of one new
+    // point per step tips a cube dropped flat at 148 Hz onto another face (measured).
+    {
+      collisionConfiguration_.setPlaneConvexMultipointIterations(3, 3);
+      collisionConfiguration_.setConvexConvexMultipointIterations(3, 3);
+    }
+    world_.setGravity(btVector3(0, 0, -kGravity));
+    btRigidBody::btRigidBodyConstructionInfo groundInfo(0, nullptr, &groundShape_);
+    // Stock Bullet multiplies the two bodies' values; the board's 1 makes the product the cube's,
+    // i.e. the model's. carom's modes read the material instead (same on both: used exactly).
+    groundInfo.m_restitution = 1.0;
+    groundInfo.m_friction = 1.0;
+    ground_ = std::make_unique<btRigidBody>(groundInfo);
+    btRigidBody::btRigidBodyConstructionInfo cubeInfo(kMass, nullptr, &cubeShape_,
+                                                      btVector3(kInertia, kInertia, kInertia));
+    cubeInfo.m_restitution = model.restitution;
+    cubeInfo.m_friction = usesFriction(model) ? model.friction : 0.0;
+    cubeInfo.m_startWorldTransform.setOrigin(toBt(start.position));
+    const Eigen::Quaterniond& q = start.rotation;
+    cubeInfo.m_startWorldTransform.setRotation(btQuaternion(q.x(), q.y(), q.z(), q.w()));
+    cube_ = std::make_unique<btRigidBody>(cubeInfo);
+    cube_->setLinearVelocity(toBt(start.velocity));
+    cube_->setAngularVelocity(toBt(start.omegaWorld));
+    // As `carom run`: no sleeping in any mode, so that every mode is judged on its own contacts.
+    cube_->setActivationState(DISABLE_DEACTIVATION);
+    world_.addRigidBody(ground_.get());
+    world_.addRigidBody(cube_.get());
+    world_.setMaterial(ground_.get(), "cube");
+    world_.setMaterial(cube_.get(), "cube");
+  }
+  ~CubeWorld() {
+    world_.removeRigidBody(cube_.get());
+    world_.removeRigidBody(ground_.get());
+  }
+  CubeWorld(const CubeWorld&) = delete;
+  CubeWorld& operator=(const CubeWorld&) = delete;
+
+  DynamicsWorld& world() { return world_; }
+  const btRigidBody& cube() const { return *cube_; }
+
+ private:
+  btDefaultCollisionConfiguration collisionConfiguration_;
+  btCollisionDispatcher dispatcher_{&collisionConfiguration_};
+  btDbvtBroadphase broadphase_;
+  DynamicsWorld world_;
+  btStaticPlaneShape groundShape_{btVector3(0, 0, 1), 0};
+  btBoxShape cubeShape_;
+  std::unique_ptr<btRigidBody> ground_, cube_;
+};
+
+}  // namespace
+
+InitialState initialState(const Toss& toss) {
+  const Frame& f0 = toss.frames[0];
+  const Frame& f1 = toss.frames[1];
+  const double dt = f1.t - f0.t;
+  InitialState start;
+  start.position = f0.position;
+  start.rotation = f0.rotation;
+  start.velocity = (f1.position - f0.position) / dt + Eigen::Vector3d(0, 0, kGravity * dt / 2);
+  start.omegaWorld = f0.rotation * f1.omegaBody;
+  return start;
+}
+
+SimulatedToss simulateFrom(const InitialState& start, int frames, const CubeModel& model) {
+  InitialState shifted = start;
+  shifted.position.z() += model.heightOffset;
+  CubeWorld scene(shifted, model);
+  const double h = 1.0 / kFrameRate / model.substeps;
+  SimulatedToss result;
+  result.poses.reserve(frames);
+  auto record = [&] {
+    const btTransform& pose = scene.cube().getWorldTransform();
+    const btQuaternion q = pose.getRotation();
+    Pose out{toEigen(pose.getOrigin()), Eigen::Quaterniond(q.w(), q.x(), q.y(), q.z())};
+    out.position.z() -= model.heightOffset;
+    result.finite = result.finite && out.position.allFinite() && out.rotation.coeffs().allFinite();
+    result.poses.push_back(out);
+  };
+  record();
+  for (int frame = 1; frame < frames && result.finite; ++frame) {
+    for (int step = 0; step < model.substeps; ++step) {
+      scene.world().stepSimulation(h, 1, h);
+      for (const ImpactEvent& event : scene.world().getImpactEvents()) {
+        if (std::find(result.laws.begin(), result.laws.end(), event.law) == result.laws.end())
+          result.laws.push_back(event.law);
+      }
+      scene.world().clearImpactEvents();
+      result.penetration =
+          std::max(result.penetration, depthBelowBoard(scene.cube().getWorldTransform()));
+    }
+    record();
+  }
+  // A state gone non-finite stops the run; the frames it did not reach repeat its last pose so that
+  // every metric sees the failure (and `finite` says so).
+  while (static_cast<int>(result.poses.size()) < frames)
+    result.poses.push_back(result.poses.back());
+  return result;
+}
+
+SimulatedToss simulate(const Toss& toss, const CubeModel& model) {
+  return simulateFrom(initialState(toss), static_cast<int>(toss.frames.size()), model);
+}
+
+}  // namespace carom::validation
