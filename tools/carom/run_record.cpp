@@ -27,6 +27,18 @@ struct RowContext {
   int firstNumberColumn;
 };
 
+// A text field as RFC 4180 writes it: quoted, its quotes doubled, where it holds a comma, quote or
+// line break (an event's law carries its solver's message, which may).
+std::string csvField(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
 std::string columnName(const char* header, int column) {
   std::string name;
   for (const char* c = header; *c != '\0'; ++c) {
@@ -118,7 +130,7 @@ void RunRecord::addEvents(const std::vector<ImpactEvent>& events, const SceneWor
                         numberText(event.time) + ")");
     }
     std::string row = numberText(event.time) + ',' + world.nameOf(event.bodyA) + ',' +
-                      world.nameOf(event.bodyB) + ',' + event.law + ',' +
+                      world.nameOf(event.bodyB) + ',' + csvField(event.law) + ',' +
                       std::to_string(event.contacts);
     appendNumbers(row, {event.time, bodies, "events.csv", kEventsHeader, 5},
                   {event.impulse.dot(event.normal), event.normalVelocityBefore,
