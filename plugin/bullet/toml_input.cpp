@@ -66,8 +66,10 @@ class StructureScan {
       } else if (c == '#') {
         skipComment();
       } else if (c == '[') {
-        while (peek() == '[')
-          next();
+        next();
+        if (peek() == '[') next();  // [[array of tables]]; a third '[' starts no key
+        skipBlanks();
+        requireHeaderKeyStart();
         scanKey();
       } else if (c == ']' || c == '}' || c == ',' || c == '=') {
         next();  // malformed; toml++ says where
@@ -140,6 +142,17 @@ class StructureScan {
     }
   }
 
+  // toml++ 3.3 asserts (and, built with NDEBUG, assumes) that a table header's first character
+  // starts a key: a bare key, a quoted one, or the ']' of a blank header it reports itself.
+  void requireHeaderKeyStart() const {
+    const char c = peek();
+    const bool bare = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                      c == '_' || c == '-';
+    if (!(bare || c == '"' || c == '\'' || c == ']')) {
+      refuse(source_, line_, "a table header must start with a key (bare or quoted)");
+    }
+  }
+
   // A key or header up to (not past) '=', ']', '}', ',', '#' or the end of the line.
   void scanKey() {
     const std::size_t line = line_;
@@ -184,7 +197,9 @@ class StructureScan {
     for (;;) {
       skipBlankLines();
       const char c = peek();
-      if (atEnd() || c == '}') return;
+      if (atEnd()) return;
+      // toml++ 3.3 asserts (and, with NDEBUG, assumes) that an array never holds '}' there.
+      if (c == '}') refuse(source_, line_, "'}' inside an array, where a value or ']' belongs");
       if (c == ']') return next();
       if (c == ',') {
         next();

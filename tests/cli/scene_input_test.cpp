@@ -65,6 +65,24 @@ TEST(SceneInput, KeysOfTooManyDottedPartsAreRefused) {
   expectErrorNaming([&] { Scene::parse(quoted, "s.toml"); }, "unknown key");
 }
 
+TEST(SceneInput, TableHeadersThatStartWithNoKeyAreRefused) {
+  // toml++ 3.3 asserts that a header starts a key and, in a release build, assumes it.
+  for (const char* text : {"[\\a]", "[ =]", "[[.]]", "[#]", "[,]", "[}]", "[+]", "[\n]", "[[[e"}) {
+    expectErrorNaming([&] { Scene::parse(text, "s.toml"); },
+                      "s.toml:1: TOML: a table header must start with a key");
+  }
+  // A header that does start with one reaches toml++ as before.
+  EXPECT_EQ(Scene::parse("[ \"world\" ]\ntimestep = 0.5\n").world.timestep, 0.5);
+  expectErrorNaming([] { Scene::parse("[]\n", "s.toml"); }, "s.toml:1: TOML: Error while parsing table header: tables with blank");
+}
+
+TEST(SceneInput, AClosingBraceInsideAnArrayIsRefused) {
+  for (const char* text : {"n = [}", "n = [1, }", "n = [\n}", "x = {a = [}]}"}) {
+    expectErrorNaming([&] { Scene::parse(text, "s.toml"); },
+                      "TOML: '}' inside an array, where a value or ']' belongs");
+  }
+}
+
 TEST(SceneInput, ValuesNestedTooDeeplyAreRefused) {
   const std::string deep = "x = " + std::string(33, '[') + std::string(33, ']') + "\n";
   expectErrorNaming([&] { Scene::parse(deep, "s.toml"); },
