@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 
 #include "carom/bullet/scene.h"
 #include "config_toml.h"
 #include "scene_hull.h"
 #include "scene_inertia.h"
+#include "scene_overlaps.h"
 #include "toml_input.h"
 #include "toml_reader.h"
 
@@ -376,6 +378,14 @@ void readBodies(const TomlReader& reader, const toml::node& node, Scene& scene) 
     scene.bodies.push_back(std::move(body));
   }
   checkMaterialPairs(reader, bodies, scene);
+  if (const std::optional<InitialOverlap> overlap = firstDeepOverlap(scene)) {
+    std::ostringstream message;
+    message << "overlaps body \"" << scene.bodies[overlap->first].name << "\" by " << overlap->depth
+            << " m at t = 0, more than " << kMaxInitialOverlap
+            << " m: no mode can push them apart without making energy; place them apart";
+    reader.fail(bodies[overlap->second].source(),
+                "body[" + std::to_string(overlap->second) + "].position", message.str());
+  }
 }
 
 }  // namespace

@@ -75,7 +75,7 @@ TEST(SceneConsistency, DifferentLawsThatMayTouchNeedAPairTable) {
                                   "material = \"steel\"\n");
   const std::string ball = body("ball",
                                 "shape = \"sphere\"\nradius = 1\nmass = 1\n"
-                                "material = \"rubber\"\n");
+                                "position = [0, 0, 2]\nmaterial = \"rubber\"\n");
   expectErrorNaming([&] { Scene::parse(materials + ground + ball, "s.toml"); },
                     "s.toml:10: body[1].material: ");
   expectErrorNaming([&] { Scene::parse(materials + ground + ball, "s.toml"); },

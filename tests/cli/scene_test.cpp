@@ -40,6 +40,7 @@ shape = "sphere"
 radius = 1.0
 mass = 1.0
 inertia = [0.5, 0.5, 0.5]
+position = [5.0, 0.0, 0.0]
 )");
   // Box: (m/3)(b² + c²) about x with half extents a, b, c; the rocking block's I_y = 5/12.
   EXPECT_DOUBLE_EQ(scene.bodies[0].inertia.y(), 5.0 / 12.0);
@@ -174,6 +175,7 @@ shape = "cylinder"
 radius = 0.05
 half_height = 0.1
 mass = 0.4
+position = [1.0, 0.0, 0.0]
 )");
   // Capsule: cylinder 0.225 kg and hemispheres 0.075 kg (volumes 1.5708e-3 and 5.236e-4 m³);
   // axial mc r²/2 + (2/5) ms r², across mc (3r² + L²)/12 + ms (2r²/5 + L²/4 + 3Lr/8).

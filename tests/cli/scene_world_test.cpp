@@ -30,7 +30,7 @@ name = "ball"
 shape = "sphere"
 radius = 0.1
 mass = 1.0
-position = [0.0, 0.0, 0.099]
+position = [0.0, 0.0, 0.0995]
 material = ")" + ball +
                       R"("
 )");
