@@ -32,6 +32,14 @@ TEST(SceneInput, BytesThatAreNotUtf8AreRefusedAtTheirLine) {
   expectErrorNaming([] { Config::parse("\xFF", "c.toml"); }, "c.toml:1: TOML: not valid UTF-8");
 }
 
+// A NUL byte before the end held the structure scan at it for ever (the fuzz target's find).
+TEST(SceneInput, ANulByteIsRefusedAtItsLine) {
+  expectErrorNaming([] { Scene::parse(std::string("# ok\n\0\0Uing = 1\n", 16), "s.toml"); },
+                    "s.toml:2: TOML: a NUL byte");
+  expectErrorNaming([] { Config::parse(std::string("x = 1\0", 6), "c.toml"); },
+                    "c.toml:1: TOML: a NUL byte");
+}
+
 TEST(SceneInput, NonAsciiOutsideStringsAndCommentsIsRefused) {
   // C8 AD is U+022D: valid UTF-8 that toml++ 3.3 meets with undefined behaviour outside a string.
   expectErrorNaming([] { Scene::parse("\xC8\xAD", "s.toml"); },
@@ -73,7 +81,8 @@ TEST(SceneInput, TableHeadersThatStartWithNoKeyAreRefused) {
   }
   // A header that does start with one reaches toml++ as before.
   EXPECT_EQ(Scene::parse("[ \"world\" ]\ntimestep = 0.5\n").world.timestep, 0.5);
-  expectErrorNaming([] { Scene::parse("[]\n", "s.toml"); }, "s.toml:1: TOML: Error while parsing table header: tables with blank");
+  expectErrorNaming([] { Scene::parse("[]\n", "s.toml"); },
+                    "s.toml:1: TOML: Error while parsing table header: tables with blank");
 }
 
 TEST(SceneInput, AClosingBraceInsideAnArrayIsRefused) {
