@@ -414,30 +414,36 @@ const Gap& VariationalStep::gapNow(int p) {
     const CandidatePair& pair = m_pairs[p];
     track.gapNow = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
     track.lastGap = track.gapNow->distance;
-    for (int side = 0; side < 2; ++side) {
-      const int body = side == 0 ? pair.bodyA : pair.bodyB;
-      if (body != kFixed)
-        track.lastGapPoses[side] = {m_bodies[body].state.x, m_bodies[body].state.R};
-    }
+    posesOf(pair, &VariationalStep::currentOf, track.lastGapPoses);
   }
   return *track.gapNow;
 }
 
-double VariationalStep::movedSince(int index, const Pose& then, const core::BodyState& now) const {
-  return (now.x - then.x).norm() + (now.R - then.R).norm() * m_bodies[index].reach;
+void VariationalStep::posesOf(const CandidatePair& pair, StateOf stateOf, Pose poses[2]) const {
+  const int bodies[2] = {pair.bodyA, pair.bodyB};
+  for (int side = 0; side < 2; ++side) {
+    if (const core::BodyState* state = (this->*stateOf)(bodies[side]))
+      poses[side] = {state->x, state->R};
+  }
+}
+
+double VariationalStep::gapLessMotion(double gap, const CandidatePair& pair, const Pose then[2],
+                                      StateOf stateOf) const {
+  const int bodies[2] = {pair.bodyA, pair.bodyB};
+  for (int side = 0; side < 2; ++side) {
+    const core::BodyState* now = (this->*stateOf)(bodies[side]);
+    if (now == nullptr) continue;
+    gap -= (now->x - then[side].x).norm() +
+           (now->R - then[side].R).norm() * m_bodies[bodies[side]].reach;
+  }
+  return gap;
 }
 
 double VariationalStep::gapNowAtLeast(int p) const {
   const PairTrack& track = m_tracks[p];
   if (track.gapNow) return track.gapNow->distance;
   if (!track.lastGap) return -std::numeric_limits<double>::infinity();
-  const CandidatePair& pair = m_pairs[p];
-  double bound = *track.lastGap;
-  for (int side = 0; side < 2; ++side) {
-    const int body = side == 0 ? pair.bodyA : pair.bodyB;
-    if (body != kFixed) bound -= movedSince(body, track.lastGapPoses[side], m_bodies[body].state);
-  }
-  return bound;
+  return gapLessMotion(*track.lastGap, m_pairs[p], track.lastGapPoses, &VariationalStep::currentOf);
 }
 
 double VariationalStep::closingBound(int p, double fraction) const {
@@ -463,7 +469,9 @@ double VariationalStep::closingBound(int p, double fraction) const {
     acceleration += sign * (body.load.gravity + inverseMass * body.load.force);
     if (body.rotationLocked) continue;
     const double momentum = body.state.Pi.norm() + body.load.torque.norm() * tau;
-    turning += kRotationMargin * momentum / body.smallestMoment * tau * body.reach;
+    // Bullet's body frame is on the principal axes (world_bodies.cpp): J is diagonal.
+    const double smallestMoment = body.mass.inertia().diagonal().minCoeff();
+    turning += kRotationMargin * momentum / smallestMoment * tau * body.reach;
   }
   return velocity.norm() * tau + 0.5 * acceleration.norm() * tau * tau + turning;
 }
@@ -530,20 +538,13 @@ double VariationalStep::trialGapAtLeast(int p) {
   PairTrack& track = m_tracks[p];
   if (track.trialGap && track.trialGapExact) return *track.trialGap;
   if (track.trialGap) {
-    double bound = *track.trialGap;
-    for (int side = 0; side < 2; ++side) {
-      const int body = side == 0 ? pair.bodyA : pair.bodyB;
-      if (body == kFixed) continue;
-      bound -= movedSince(body, track.trialGapPoses[side], m_trial[body]);
-    }
+    const double bound =
+        gapLessMotion(*track.trialGap, pair, track.trialGapPoses, &VariationalStep::trialOf);
     if (bound + pair.slack >= kContactTolerance) return bound;
   }
   track.trialGap = gapAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB), 1.0).distance;
   track.trialGapExact = true;
-  for (int side = 0; side < 2; ++side) {
-    const int body = side == 0 ? pair.bodyA : pair.bodyB;
-    if (body != kFixed) track.trialGapPoses[side] = {m_trial[body].x, m_trial[body].R};
-  }
+  posesOf(pair, &VariationalStep::trialOf, track.trialGapPoses);
   return *track.trialGap;
 }
 
@@ -603,9 +604,11 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
   for (const Unlocated& u : unlocated) {
     // Apart at the cap by more than the pair can close until then: not the next impact, found
     // again after it. Asked first of the lower bound, then of the gap now, before any probe.
-    if (earliest < remaining && u.phiAtLeast > closingBound(u.p, earliest)) continue;
+    const double reach = earliest < remaining ? closingBound(u.p, earliest)
+                                              : std::numeric_limits<double>::infinity();
+    if (u.phiAtLeast > reach) continue;
     const double phiNow = gapNow(u.p).distance + u.slack;
-    if (earliest < remaining && phiNow > closingBound(u.p, earliest)) continue;
+    if (phiNow > reach) continue;
     const CandidatePair& pair = m_pairs[u.p];
     const std::optional<double> alpha =
         locateImpactBefore(pair, phiNow, remaining, u.phiTrial, earliest,

@@ -54,7 +54,6 @@ struct StepBody {
   core::BodyState state;    // at the current instant of the step
   core::ExternalLoad load;  // gravity (per body) and the user's force and torque, held constant
   double reach;             // the farthest point of its shape, margin included, from its centre (m)
-  double smallestMoment;    // its smallest principal moment of inertia (kg m²)
   bool rotationLocked;      // its angular factor is zero (motion_factors.h): no impulse turns it
 };
 
@@ -297,9 +296,15 @@ class VariationalStep {
   // may then close by kContactTolerance more before its gap sees an impact, and the impacts of a
   // polyhedron's vertices are located on their own gaps for the rest of the step.
   void markTouching(int p, double distance, const std::vector<PairContact>& touching);
-  // How far (m) any point of body `index`'s shape can have moved from `then` to `now`: a rigid
-  // motion moves no point further than |Δx| + ‖ΔR‖ reach (Frobenius norm ≥ the spectral one).
-  double movedSince(int index, const Pose& then, const core::BodyState& now) const;
+  // A step body's state now (currentOf) or at its trial pose (trialOf); nullptr for kFixed.
+  using StateOf = const core::BodyState* (VariationalStep::*)(int) const;
+  // Where the pair's step bodies are at `stateOf`'s states (a fixed side's pose is left as it is).
+  void posesOf(const CandidatePair& pair, StateOf stateOf, Pose poses[2]) const;
+  // A lower bound (m) of the pair's gap at `stateOf`'s states, from its `gap` at the poses `then`:
+  // a rigid motion moves no point further than |Δx| + ‖ΔR‖ reach (Frobenius norm ≥ the spectral
+  // one).
+  double gapLessMotion(double gap, const CandidatePair& pair, const Pose then[2],
+                       StateOf stateOf) const;
   // A lower bound of pair p's gap at its bodies' poses now (m), with no gap query where the last
   // one found (PairTrack::lastGap) still bounds it; exact where gapNow is known.
   double gapNowAtLeast(int p) const;

@@ -65,9 +65,8 @@ void VariationalStep::readBodies() {
     btVector3 center;
     btScalar radius;
     body->getCollisionShape()->getBoundingSphere(center, radius);
-    // Bullet's body frame is on the principal axes (massOf): J is diagonal.
-    m_bodies.push_back({body, mass, state, load, center.length() + radius,
-                        mass.inertia().diagonal().minCoeff(), detail::rotationLocked(*body)});
+    m_bodies.push_back(
+        {body, mass, state, load, center.length() + radius, detail::rotationLocked(*body)});
   }
 }
 
