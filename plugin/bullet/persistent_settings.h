@@ -10,8 +10,10 @@ namespace carom::detail {
 // Projected Gauss–Seidel converges slowly down a stack: a cold tower of five unit boxes needs more
 // than 1000 sweeps to reach the 1e-12 m/s tolerance (at 1000 it settles 5e-6 m off and, at the
 // core's default 200, never stops chattering: 2e-2 m over 1000 steps, measured). Warm-started
-// steps after the first converge in a few sweeps, so the cap costs only where it is needed.
-inline const core::contact::PersistentContactSettings kPersistentContactSettings{5000, 1e-12};
+// steps after the first converge in a few sweeps, so the cap costs only where it is needed; where
+// they do not, subspace solves (up to 8) carry the loads down the pile.
+inline const core::contact::PersistentContactSettings kPersistentContactSettings{5000, 1e-12, 512,
+                                                                                 true, 8};
 
 // A landing's hold inside the step starts from the impulses of the island's hold before it, exact
 // away from the landing: where it does not converge within a few dozen sweeps it has met nearly

@@ -5,9 +5,12 @@
 #include <cmath>
 #include <iomanip>
 #include <limits>
+#include <optional>
 #include <sstream>
 
 #include "carom/error.h"
+#include "subspace_step.h"
+#include "sweep_contact.h"
 
 namespace carom::core::contact {
 namespace {
@@ -16,6 +19,9 @@ using impact::Contact;
 using impact::ContactBody;
 
 const ContactBody kImmovable{};  // the world: zero inverse mass and inertia
+
+// The shortest fraction of a subspace solve's change tried before it is given up.
+constexpr double kShortestSubspaceStep = 1.0 / 8;
 
 const ContactBody& bodyAt(const std::vector<ContactBody>& bodies, int index) {
   return index == kWorld ? kImmovable : bodies[static_cast<std::size_t>(index)];
@@ -36,6 +42,9 @@ void validate(const std::vector<ContactBody>& bodies,
   }
   if (settings.stallSweeps < 1) {
     throw Error("PersistentContactSettings.stallSweeps must be at least 1");
+  }
+  if (settings.subspaceSolves < 0) {
+    throw Error("PersistentContactSettings.subspaceSolves must not be negative");
   }
   const int count = static_cast<int>(bodies.size());
   for (std::size_t i = 0; i < contacts.size(); ++i) {
@@ -61,80 +70,6 @@ void validate(const std::vector<ContactBody>& bodies,
       throw Error(name() + ": " + e.what());
     }
   }
-}
-
-// One contact's problem with the others' impulses frozen: relative velocity u(P) = u0 + K(P − P0)
-// for the impulse P on B. Normal first, then friction (the staggered projected Gauss–Seidel of
-// rigid-body engines), each a descent step on the kinetic energy:
-//   P_n ← max(0, P_n − (u_n + c) / K_nn), the exact minimiser along n;
-//   P_t ← the exact sticking impulse K_tt⁻¹ if it lies in the disk ‖P_t‖ ≤ μP_n, otherwise
-//         proj_disk(P_t − u_t / k), k the largest eigenvalue of K_tt: a projected gradient step
-//         whose fixed points on the rim have u_t ∥ −P_t, i.e. Coulomb's maximal dissipation
-//         (a K_tt⁻¹-scaled step would make u_t ∥ −K_tt P_t instead).
-// Everything is in the contact frame (n, t₁, t₂) and what does not change during the solve (the
-// bodies do not move) is computed once: a sweep then costs a few 3-vector products per contact.
-struct SweepContact {
-  SweepContact(const PersistentContact& c, const Contact& pair)
-      : a(c.bodyA), b(c.bodyB), inverseMassA(pair.a.inverseMass), inverseMassB(pair.b.inverseMass) {
-    frame.col(0) = c.normal;
-    frame.col(1) = c.normal.unitOrthogonal();
-    frame.col(2) = c.normal.cross(frame.col(1));
-    for (int k = 0; k < 3; ++k) {
-      armA.col(k) = (c.point - pair.a.centerOfMass).cross(frame.col(k));
-      armB.col(k) = (c.point - pair.b.centerOfMass).cross(frame.col(k));
-    }
-    turnA = pair.a.inverseInertiaWorld * armA;
-    turnB = pair.b.inverseInertiaWorld * armB;
-    K = frame.transpose() * impact::inverseMassMatrix(pair) * frame;
-    const Eigen::Matrix2d ktt = K.bottomRightCorner<2, 2>();
-    stick = ktt.inverse();  // K_tt is positive definite: a contact has a body with mass
-    const double half = 0.5 * (ktt(0, 0) + ktt(1, 1));
-    largestTangential = half + std::hypot(0.5 * (ktt(0, 0) - ktt(1, 1)), ktt(0, 1));
-  }
-  int a, b;
-  double inverseMassA, inverseMassB;
-  Mat3 frame;                // columns n, t₁, t₂ (world)
-  Mat3 armA, armB;           // columns r × d_k, r = p − x: u along d_k gains ω·(r × d_k)
-  Mat3 turnA, turnB;         // columns J⁻¹(r × d_k): the turn per unit impulse along d_k
-  Mat3 K;                    // the Delassus matrix in the contact frame
-  Eigen::Matrix2d stick;     // K_tt⁻¹, K_tt the tangential block
-  double largestTangential;  // K_tt's largest eigenvalue
-};
-
-// The contact-frame impulse after the local solve, from λ0 with relative velocity u0 (contact
-// frame).
-Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& lambda0, double mu,
-                double approach) {
-  const double pn = std::max(0.0, lambda0(0) - (u0(0) + approach) / s.K(0, 0));
-  const Vec3 u = u0 + s.K.col(0) * (pn - lambda0(0));  // the normal update, tangents unchanged
-  const Eigen::Vector2d pt = lambda0.tail<2>(), ut = u.tail<2>();
-  const double radius = mu * pn;
-  Eigen::Vector2d next = pt - s.stick * ut;
-  if (next.norm() > radius) {
-    next = pt - ut / s.largestTangential;
-    if (next.norm() > radius) next *= radius / next.norm();
-  }
-  return {pn, next(0), next(1)};
-}
-
-// The nearest impulse to λ (contact frame) with λ_n ≥ 0 and ‖λ_t‖ ≤ μ λ_n, the tangent scaled
-// onto the disk.
-Vec3 onFrictionCone(const Vec3& lambda, double mu) {
-  const double pn = std::max(0.0, lambda(0));
-  Eigen::Vector2d pt = lambda.tail<2>();
-  const double radius = mu * pn;
-  if (pt.norm() > radius) pt *= radius / pt.norm();
-  return {pn, pt(0), pt(1)};
-}
-
-// The contact-frame relative velocity u = v_B + ω_B × r_B − (v_A + ω_A × r_A) of velocities
-// v, ω indexed like the bodies (the world's are zero).
-Vec3 relativeVelocityOf(const std::vector<Vec3>& v, const std::vector<Vec3>& w,
-                        const SweepContact& c) {
-  Vec3 u = Vec3::Zero();
-  if (c.b != kWorld) u += c.frame.transpose() * v[c.b] + c.armB.transpose() * w[c.b];
-  if (c.a != kWorld) u -= c.frame.transpose() * v[c.a] + c.armA.transpose() * w[c.a];
-  return u;
 }
 
 }  // namespace
@@ -288,6 +223,63 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     for (const std::size_t i : directed)
       isDirected[i] = true;
   };
+  const auto restartMomentum = [&] {
+    for (const std::size_t i : directed) {
+      direction[i] = Vec3::Zero();
+      isDirected[i] = false;
+    }
+    directed.clear();
+    for (const std::size_t i : stepped)
+      step[i] = Vec3::Zero();
+    stepped.clear();
+    lastStepNorm = 0.0;
+  };
+  // Subspace minimisation (subspace_step.h): the active rows solved at once, the result projected
+  // onto the friction cones; kept where it lowers T + Σ c P_n, which every local solve of a sweep
+  // lowers too (T the bodies' kinetic energy; its change is Σ ΔP·ū, ū the mean of each contact's
+  // relative velocity before and after), else undone: where the sweeps have not yet found the
+  // active set, the exact solve of a wrong one can throw impulses along nearly redundant contacts.
+  // Returns whether it was kept.
+  const auto solveSubspace = [&](int maxProducts) {
+    std::vector<Vec3> u;
+    for (const SweepContact& s : sweep)
+      u.push_back(relativeVelocityOf(v, w, s));
+    const std::optional<std::vector<Vec3>> change =
+        subspaceStep(sweep, contacts, lambda, u, bodies.size(), maxProducts, settings.tolerance);
+    if (!change) return false;
+    // Along the solve's change, halved until the merit falls: projected onto the cones, a step
+    // through a wrong active set can raise it, a shorter one less so.
+    for (double fraction = 1.0; fraction >= kShortestSubspaceStep; fraction *= 0.5) {
+      std::vector<Vec3> moves(contacts.size(), Vec3::Zero());
+      for (std::size_t i = 0; i < contacts.size(); ++i) {
+        if ((*change)[i] == Vec3::Zero()) continue;
+        moves[i] =
+            onFrictionCone(lambda[i] + fraction * (*change)[i], contacts[i].friction) - lambda[i];
+        applyImpulse(sweep[i], moves[i]);
+        lambda[i] += moves[i];
+      }
+      double meritChange = 0.0;
+      for (std::size_t i = 0; i < contacts.size(); ++i) {
+        if (moves[i] == Vec3::Zero()) continue;
+        const Vec3 mean = 0.5 * (u[i] + relativeVelocityOf(v, w, sweep[i]));
+        meritChange += moves[i].dot(mean) + contacts[i].approach * moves[i](0);
+      }
+      const bool kept = meritChange <= 0.0;
+      for (std::size_t i = 0; i < contacts.size(); ++i) {
+        if (moves[i] == Vec3::Zero()) continue;
+        if (kept) {
+          changed[i] = true;
+          fresh[i] = false;
+        } else {
+          applyImpulse(sweep[i], -moves[i]);
+          lambda[i] -= moves[i];
+        }
+      }
+      if (kept) return true;
+    }
+    return false;
+  };
+  int subspaceTries = 0, nextSubspaceTry = 8;
   for (int iteration = 1; iteration <= settings.maxIterations; ++iteration) {
     report.iterations = iteration;
     // Tested after the first sweep (a warm start from the solution stops there) and every fourth:
@@ -359,6 +351,20 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
               << " m/s, has not fallen by 1 % in " << settings.stallSweeps << ")";
       report.message = message.str();
       break;
+    }
+    // Tried after 8, 16, 32, … sweeps, until one is undone: a warm start that converges within a
+    // few sweeps needs none, and where the sweeps have not found the active set by then (contacts
+    // sliding and sticking by turns in a pile of mixed shapes) the tries cost and did not help.
+    if (iteration == nextSubspaceTry && subspaceTries < settings.subspaceSolves) {
+      ++subspaceTries;
+      nextSubspaceTry *= 2;
+      // Its products cost no more than the sweeps so far: the solve at most doubles the work.
+      if (solveSubspace(iteration)) {
+        ++report.subspaceSolves;
+        restartMomentum();
+        continue;
+      }
+      subspaceTries = settings.subspaceSolves;
     }
     if (settings.momentum) moveOn();
   }

@@ -8,7 +8,8 @@
 // after all impulses,
 //   u_n + c ≥ 0, P_n ≥ 0, (u_n + c) P_n = 0            (non-penetration at velocity level)
 //   ‖P_t‖ ≤ μ P_n, and P_t = −μ P_n û_t when u_t ≠ 0   (Coulomb's law, maximal dissipation)
-// by projected Gauss–Seidel over the contacts (normal, then friction; see the source). A solution
+// by projected Gauss–Seidel over the contacts (normal, then friction; see the source), optionally
+// accelerated by exact solves of the active rows (subspace minimisation). A solution
 // cannot gain energy: with u⁺ = u⁻ + AP (A the Delassus matrix), ΔT = P·u⁻ + ½PᵀAP = Σ P_i·u_i⁺ −
 // ½PᵀAP, and both terms are ≤ 0 (P_i·u_i⁺ = −c P_n − μP_n‖u_t⁺‖ by the conditions above). The
 // report gives ΔT, measured. The allowance c is a speculative contact's: a point a gap g short of
@@ -63,6 +64,13 @@ struct PersistentContactSettings {
   // changed in the last sweeps, which costs more than it saves where a disturbance spreads a little
   // over a large warm-started island. Default on.
   bool momentum = true;
+  // Subspace minimisations a solve may try (PGS-SM, see the source): after 8, 16, 32, … sweeps,
+  // while unconverged, the rows the sweeps have made active (pressed contacts, sticking or
+  // sliding) are solved at once by conjugate gradients, and the sweeps go on from there; kept
+  // where it lowers the kinetic energy, else undone and not tried again in the solve. Where loads
+  // travel down a pile Gauss–Seidel needs thousands of sweeps and this a few solves. Default 0:
+  // plain Gauss–Seidel.
+  int subspaceSolves = 0;
 };
 
 enum class PersistentContactStatus { kConverged, kIterationLimit, kStalled };
@@ -71,6 +79,7 @@ const char* toString(PersistentContactStatus status);
 struct PersistentContactReport {
   PersistentContactStatus status = PersistentContactStatus::kConverged;
   int iterations = 0;         // sweeps taken
+  int subspaceSolves = 0;     // subspace minimisations kept (settings.subspaceSolves)
   double energyChange = 0.0;  // kinetic energy after minus before (J), ≤ 0
   // Max over contacts of −(u_n⁺ + c) (m/s) after the solve, ≤ 0 ideally.
   double penetrationRate = 0;

@@ -1,0 +1,108 @@
+// Contact problems shared by the persistent-contact solver's tests: a box on the ground, a tower
+// of boxes and a heavy block on a light one, each with its bodies and contacts.
+#pragma once
+
+#include <vector>
+
+#include "carom/core/contact/persistent_contact.h"
+
+namespace carom::core::contact::test_scenes {
+
+using impact::ContactBody;
+
+constexpr double kG = 9.81, kH = 0.01;
+
+// A box of mass m and half extents (a, b, c) with its centre at (0, 0, c) on the plane z = 0,
+// touching it at its four bottom corners.
+struct BoxOnGround {
+  double mass = 2.0;
+  Vec3 half{0.5, 0.3, 0.2};
+  std::vector<ContactBody> bodies;
+  std::vector<PersistentContact> contacts;
+
+  BoxOnGround(const Vec3& velocity, const Vec3& spin, double mu, const Vec3& up = Vec3::UnitZ()) {
+    const Vec3 inertia =
+        mass / 3.0 *
+        Vec3(half.y() * half.y() + half.z() * half.z(), half.x() * half.x() + half.z() * half.z(),
+             half.x() * half.x() + half.y() * half.y());
+    // Frame with e3 = up: the box's bottom face lies on the plane through the origin normal to up.
+    const Vec3 e1 = up.unitOrthogonal(), e2 = up.cross(e1);
+    Mat3 frame;
+    frame << e1, e2, up;
+    ContactBody box;
+    box.inverseMass = 1.0 / mass;
+    box.inverseInertiaWorld = frame * inertia.cwiseInverse().asDiagonal() * frame.transpose();
+    box.centerOfMass = half.z() * up;
+    box.linearVelocity = velocity;
+    box.angularVelocity = spin;
+    bodies.push_back(box);
+    for (double sx : {-1.0, 1.0}) {
+      for (double sy : {-1.0, 1.0}) {
+        PersistentContact c;
+        c.bodyA = kWorld;
+        c.bodyB = 0;
+        c.point = frame * Vec3(sx * half.x(), sy * half.y(), 0.0);
+        c.normal = up;
+        c.friction = mu;
+        contacts.push_back(c);
+      }
+    }
+  }
+};
+
+// A cold tower of unit boxes (five unless told) on the ground, each falling at g h into the
+// contacts at its four bottom corners, μ = 0.5: at the solution every box is at rest and each layer
+// of corners carries the weight above it. Gauss–Seidel passes a load one layer down per sweep, and
+// on the redundant corners its friction cycles and its change per sweep crawls; the conjugate
+// momentum carries the loads on.
+struct Tower {
+  static constexpr int kLevels = 5;
+  std::vector<ContactBody> bodies;
+  std::vector<PersistentContact> contacts;
+  explicit Tower(int levels = kLevels) {
+    for (int level = 0; level < levels; ++level) {
+      ContactBody box;
+      box.inverseMass = 1.0;
+      box.inverseInertiaWorld = Mat3::Identity() * 6.0;  // a unit cube of unit mass
+      box.centerOfMass = Vec3(0, 0, 0.5 + level);
+      box.linearVelocity = Vec3(0, 0, -kG * kH);
+      bodies.push_back(box);
+      for (double sx : {-0.5, 0.5}) {
+        for (double sy : {-0.5, 0.5}) {
+          PersistentContact c;
+          c.bodyA = level == 0 ? kWorld : level - 1;
+          c.bodyB = level;
+          c.point = Vec3(sx, sy, level);
+          c.friction = 0.5;
+          contacts.push_back(c);
+        }
+      }
+    }
+  }
+};
+
+// A heavy block on a light one on the ground, falling at g h into both contacts, cold: Gauss–Seidel
+// on the two normal rows contracts by K₁₂²/(K₁₁K₂₂) = M/(M + m) per sweep, 0.99999 for M = 10⁵ m,
+// so its change per sweep falls by 1 % only every 1000 sweeps; for M = m it halves every sweep.
+struct HeavyOnLight {
+  std::vector<ContactBody> bodies;
+  std::vector<PersistentContact> contacts;
+  explicit HeavyOnLight(double heavyMass) {
+    for (const double mass : {1.0, heavyMass}) {
+      ContactBody block;
+      block.inverseMass = 1.0 / mass;
+      block.inverseInertiaWorld = Mat3::Identity() * (6.0 / mass);  // a unit cube's
+      block.centerOfMass = Vec3(0, 0, 0.5 + static_cast<double>(bodies.size()));
+      block.linearVelocity = Vec3(0, 0, -kG * kH);
+      bodies.push_back(block);
+    }
+    PersistentContact ground, between;
+    ground.bodyB = 0;
+    between.bodyA = 0;
+    between.bodyB = 1;
+    between.point = Vec3(0, 0, 1);
+    contacts = {ground, between};
+  }
+};
+
+}  // namespace carom::core::contact::test_scenes
