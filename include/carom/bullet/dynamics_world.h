@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -81,6 +82,16 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
   void addConstraint(btTypedConstraint* constraint,
                      bool disableCollisionsBetweenLinkedBodies = false) override;
 
+  // btDiscreteDynamicsWorld::addRigidBody adds through this one. In variational mode the next step
+  // first checks the objects added since the last step against every object: a pair that can touch
+  // (as the broadphase's filter and the dispatcher's needsResponse say) overlapping by more than
+  // 1 mm is refused with carom::Error naming both objects and the depth, and the world is left as
+  // it was (no mode can push such a pair apart without making energy). Until then the objects stay
+  // to be checked; a scene file's bodies are checked when it is read (carom::Scene).
+  void addCollisionObject(btCollisionObject* collisionObject,
+                          int collisionFilterGroup = btBroadphaseProxy::StaticFilter,
+                          int collisionFilterMask = btBroadphaseProxy::AllFilter ^
+                                                    btBroadphaseProxy::StaticFilter) override;
   void removeRigidBody(btRigidBody* body) override;
   void removeCollisionObject(btCollisionObject* collisionObject) override;
 
@@ -115,12 +126,17 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
   friend class VariationalStep;
 
   void variationalSingleStep(double timeStep);
+  // Throws carom::Error for the first deep overlap of an object in m_unchecked at the start of the
+  // step (world_overlaps.cpp) and changes nothing; without one, empties m_unchecked.
+  void refuseDeepOverlaps(double timeStep);
 
   void recordImpact(const ImpactEvent& event);
   void forget(const btCollisionObject* object);
 
   Config m_config;
   std::map<const btCollisionObject*, std::string> m_materials;
+  // Variational mode: objects added since the last step that passed refuseDeepOverlaps.
+  std::unordered_set<const btCollisionObject*> m_unchecked;
   // A persistent contact: its pair, and its compound children (−1 for a shape that is not a
   // compound) and point's feature (vertex number, −1 for the single witness point, −2 − k for the
   // k-th face crossing or patch corner).
