@@ -6,24 +6,11 @@
 #include <vector>
 
 #include "carom/bullet/dynamics_world.h"
-#include "carom/error.h"
+#include "object_text.h"
 #include "scene_overlaps.h"
 #include "variational_step.h"
 
 namespace carom {
-namespace {
-
-// "collision object 3 (Box at (0, 0, 0.3))": its place in the world's object array, as a user who
-// added it can find it, its shape's Bullet name and where it is.
-std::string describe(const btCollisionObject& object, std::size_t index, const btTransform& pose) {
-  const btVector3& at = pose.getOrigin();
-  std::ostringstream text;
-  text << "collision object " << index << " (" << object.getCollisionShape()->getName() << " at ("
-       << at.x() << ", " << at.y() << ", " << at.z() << "))";
-  return text.str();
-}
-
-}  // namespace
 
 void DynamicsWorld::refuseDeepOverlaps(double timeStep) {
   const btCollisionObjectArray& objects = getCollisionObjectArray();
@@ -41,16 +28,15 @@ void DynamicsWorld::refuseDeepOverlaps(double timeStep) {
            getDispatcher()->needsResponse(a, b);
   };
   if (const std::optional<InitialOverlap> overlap = firstDeepOverlap(shapes, mayTouch)) {
+    const btCollisionObject* first = objects[static_cast<int>(overlap->first)];
+    const btCollisionObject* second = objects[static_cast<int>(overlap->second)];
     std::ostringstream message;
-    const auto describeObject = [&](std::size_t i) {
-      return describe(*objects[static_cast<int>(i)], i, shapes[i].pose);
-    };
-    message << "variational step: " << describeObject(overlap->first) << " and "
-            << describeObject(overlap->second) << " overlap by " << overlap->depth
-            << " m, more than " << kMaxInitialOverlap
+    message << "variational step: " << describeObject(*first, shapes[overlap->first].pose)
+            << " and " << describeObject(*second, shapes[overlap->second].pose) << " overlap by "
+            << overlap->depth << " m, more than " << kMaxInitialOverlap
             << " m, when stepping starts: no mode can push them apart without making energy; "
                "place them apart";
-    throw Error(message.str());
+    throw PairError(message.str(), first, second);
   }
   m_unchecked.clear();
 }

@@ -31,9 +31,10 @@ TEST(DeepOverlap, ABallStartedInTheGroundIsRefusedAndNothingChanges) {
   scene.addGround();
   btRigidBody* ball = scene.add(new btSphereShape(0.5), 1.0, btVector3(0, 0.1, 0));
   const std::string message = refusal(scene.world());
-  EXPECT_NE(message.find("collision object 0 (STATICPLANE at (0, 0, 0))"), std::string::npos)
+  EXPECT_NE(message.find("collision object 0 (STATICPLANE at (0, 0, 0), static)"),
+            std::string::npos)
       << message;
-  EXPECT_NE(message.find("collision object 1 (SPHERE at (0, 0.1, 0))"), std::string::npos)
+  EXPECT_NE(message.find("collision object 1 (SPHERE at (0, 0.1, 0), 1 kg)"), std::string::npos)
       << message;
   EXPECT_NE(message.find("overlap by 0.4 m"), std::string::npos) << message;
   EXPECT_EQ(ball->getCenterOfMassPosition(), btVector3(0, 0.1, 0));

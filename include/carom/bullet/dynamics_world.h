@@ -19,6 +19,7 @@
 #include "carom/bullet/config.h"
 #include "carom/bullet/impact_event.h"
 #include "carom/bullet/impact_solver.h"
+#include "carom/error.h"
 
 namespace carom {
 
@@ -57,6 +58,23 @@ struct StepDiagnostics {
   std::string message;
 };
 
+// carom::Error for a pair of objects that a variational step refuses (a deep overlap when
+// stepping starts, contacts the persistent-contact solve cannot hold), with the two objects, so
+// that a program can name them in its own terms (`carom run` adds the scene's body names). The
+// message names them by their index in getCollisionObjectArray(), shape and position.
+class PairError : public Error {
+ public:
+  PairError(const std::string& what, const btCollisionObject* first,
+            const btCollisionObject* second)
+      : Error(what), m_first(first), m_second(second) {}
+  const btCollisionObject* first() const { return m_first; }
+  const btCollisionObject* second() const { return m_second; }
+
+ private:
+  const btCollisionObject* m_first;
+  const btCollisionObject* m_second;
+};
+
 namespace detail {
 // The constraint solver of a carom::DynamicsWorld, built before its btDiscreteDynamicsWorld base
 // that needs it (base-from-member): carom::ImpactSolver in lcp mode, none otherwise (the base
@@ -85,9 +103,9 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
   // btDiscreteDynamicsWorld::addRigidBody adds through this one. In variational mode the next step
   // first checks the objects added since the last step against every object: a pair that can touch
   // (as the broadphase's filter and the dispatcher's needsResponse say) overlapping by more than
-  // 1 mm is refused with carom::Error naming both objects and the depth, and the world is left as
-  // it was (no mode can push such a pair apart without making energy). Until then the objects stay
-  // to be checked; a scene file's bodies are checked when it is read (carom::Scene).
+  // 1 mm is refused with carom::PairError naming both objects and the depth, and the world is left
+  // as it was (no mode can push such a pair apart without making energy). Until then the objects
+  // stay to be checked; a scene file's bodies are checked when it is read (carom::Scene).
   void addCollisionObject(btCollisionObject* collisionObject,
                           int collisionFilterGroup = btBroadphaseProxy::StaticFilter,
                           int collisionFilterMask = btBroadphaseProxy::AllFilter ^
