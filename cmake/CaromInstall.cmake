@@ -6,13 +6,17 @@ include(CMakePackageConfigHelpers)
 
 set(CAROM_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/carom")
 
+# The library, its headers and its CMake package are the component `library`: with
+# `cmake --install BUILD --component library` they install without the carom command and the
+# viewer, which a build of the library targets alone has not made.
 install(TARGETS carom_core carom_bullet EXPORT caromTargets
-  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT library
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT library
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY include/carom "${PROJECT_BINARY_DIR}/include/carom"
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(EXPORT caromTargets NAMESPACE carom:: DESTINATION ${CAROM_INSTALL_CMAKEDIR})
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT library)
+install(EXPORT caromTargets NAMESPACE carom:: DESTINATION ${CAROM_INSTALL_CMAKEDIR}
+  COMPONENT library)
 
 configure_package_config_file(cmake/caromConfig.cmake.in
   "${PROJECT_BINARY_DIR}/caromConfig.cmake" INSTALL_DESTINATION ${CAROM_INSTALL_CMAKEDIR})
@@ -23,4 +27,4 @@ install(FILES
   "${PROJECT_BINARY_DIR}/caromConfigVersion.cmake"
   cmake/CaromDependencies.cmake
   cmake/CaromFloatBulletGuard.cmake
-  DESTINATION ${CAROM_INSTALL_CMAKEDIR})
+  DESTINATION ${CAROM_INSTALL_CMAKEDIR} COMPONENT library)

@@ -360,12 +360,16 @@ std::vector<Island> VariationalStep::findIslands() {
 btTransform VariationalStep::poseAt(const btCollisionObject& object, const core::BodyState* state,
                                     double instant) const {
   if (state != nullptr) return btTransform(toBt(state->R), toBt(state->x));
+  return unflowedPoseAt(object, instant, m_timeStep);
+}
+
+btTransform unflowedPoseAt(const btCollisionObject& object, double instant, double timeStep) {
   const btRigidBody* body = btRigidBody::upcast(&object);
   if (body == nullptr || !body->isKinematicObject() || instant >= 1)
     return object.getWorldTransform();
   btTransform pose;
   btTransformUtil::integrateTransform(object.getWorldTransform(), body->getLinearVelocity(),
-                                      body->getAngularVelocity(), (instant - 1) * m_timeStep, pose);
+                                      body->getAngularVelocity(), (instant - 1) * timeStep, pose);
   return pose;
 }
 

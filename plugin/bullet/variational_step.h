@@ -63,6 +63,12 @@ struct Pose {
   core::Mat3 R;
 };
 
+// Where `object`, if the step does not flow it, is at `instant` (a fraction of a step of
+// `timeStep`): a kinematic body moves at the velocity Bullet gave it
+// (btRigidBody::saveKinematicState) and reaches its world transform at the end of the step; any
+// other object stays at its world transform (a dynamic body's pose at the start of the step).
+btTransform unflowedPoseAt(const btCollisionObject& object, double instant, double timeStep);
+
 // Index of a pair member that is not a step body (static, kinematic or sleeping): immovable.
 inline constexpr int kFixed = -1;
 // A pair member's child index where its shape is not a compound.
@@ -260,9 +266,7 @@ class VariationalStep {
                           const core::BodyState* b, double instant) const;
   Gap gapAt(const CandidatePair& pair, const core::BodyState* a, const core::BodyState* b,
             double instant) const;
-  // Where `object` is at `instant` of the step: at `state` for a step body; a kinematic body moves
-  // at the velocity Bullet gave it (btRigidBody::saveKinematicState) and reaches its world
-  // transform at the end of the step; a static or sleeping body stays at its world transform.
+  // Where `object` is at `instant` of the step: at `state` for a step body, else unflowedPoseAt.
   btTransform poseAt(const btCollisionObject& object, const core::BodyState* state,
                      double instant) const;
   // Pair p's gap at its bodies' poses now: queried once per instant of its island (the poses

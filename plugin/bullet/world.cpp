@@ -35,6 +35,13 @@ void DynamicsWorld::addConstraint(btTypedConstraint* constraint,
   btDiscreteDynamicsWorld::addConstraint(constraint, disableCollisionsBetweenLinkedBodies);
 }
 
+void DynamicsWorld::addCollisionObject(btCollisionObject* collisionObject, int collisionFilterGroup,
+                                       int collisionFilterMask) {
+  btDiscreteDynamicsWorld::addCollisionObject(collisionObject, collisionFilterGroup,
+                                              collisionFilterMask);
+  if (m_config.solver.kind == SolverKind::variational) m_unchecked.insert(collisionObject);
+}
+
 void DynamicsWorld::removeRigidBody(btRigidBody* body) {
   forget(body);
   btDiscreteDynamicsWorld::removeRigidBody(body);
@@ -47,6 +54,7 @@ void DynamicsWorld::removeCollisionObject(btCollisionObject* collisionObject) {
 
 void DynamicsWorld::forget(const btCollisionObject* object) {
   m_materials.erase(object);
+  m_unchecked.erase(object);
   if (m_impactSolver) m_impactSolver->clearMaterial(object);
   for (auto it = m_warmStart.begin(); it != m_warmStart.end();) {
     const auto& pair = it->first.first;
@@ -76,6 +84,7 @@ void DynamicsWorld::recordImpact(const ImpactEvent& event) {
 // actions and sleeping stay Bullet's.
 void DynamicsWorld::variationalSingleStep(double timeStep) {
   if (m_internalPreTickCallback) m_internalPreTickCallback(this, timeStep);
+  if (!m_unchecked.empty()) refuseDeepOverlaps(timeStep);
   m_lastStep = VariationalStep(*this, timeStep).run();
   btCollisionWorld::performDiscreteCollisionDetection();
   calculateSimulationIslands();

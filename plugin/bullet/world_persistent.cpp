@@ -16,6 +16,7 @@
 
 #include "bt_eigen.h"
 #include "persistent_settings.h"
+#include "unheld_contact.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -311,8 +312,10 @@ void VariationalStep::applyPersistentEnd(const std::vector<Island>& islands) {
 void VariationalStep::stopHeldContacts(const Island& island, int id) {
   std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island);
   std::vector<core::contact::PersistentContact> contacts;
+  std::vector<const CandidatePair*> pairOf;  // per contact
   for (const HeldContact& held : m_held) {
     if (held.island != id) continue;
+    pairOf.push_back(&held.pair);
     core::contact::PersistentContact contact = held.contact;
     const int index = held.pair.bodyB != kFixed ? held.pair.bodyB : held.pair.bodyA;
     const core::Vec3 lever = index == held.pair.bodyB ? held.leverB : held.leverA;
@@ -327,6 +330,10 @@ void VariationalStep::stopHeldContacts(const Island& island, int id) {
   const core::contact::PersistentContactReport stop =
       core::contact::solvePersistentContacts(bodies, contacts, detail::kPersistentContactSettings);
   if (!stop.ok()) m_diagnostics.message = stop.message;
+  if (stop.penetratingContact >= 0) {
+    const CandidatePair& pair = *pairOf[stop.penetratingContact];
+    refuseUnheldContact(stop, *pair.a, *pair.b, m_restingSpeed);
+  }
   for (const int body : island.bodies) {
     const core::impact::ContactBody& solved = bodies[m_slot[body]];
     applyVelocities(body, solved.linearVelocity, solved.angularVelocity);

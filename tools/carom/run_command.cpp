@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "carom/bullet/dynamics_world.h"
 #include "carom/bullet/scene.h"
 #include "progress_bar.h"
 #include "run_record.h"
@@ -65,11 +66,15 @@ void runScene(const RunOptions& options, std::ostream& log) {
   record.addFrame(0.0, world, scene.world.gravity);
   for (long long n = 1; n <= steps; ++n) {
     const double t = static_cast<double>(n) * h;  // not a running sum: no drift in t
+    const std::string failed =
+        "t = " + std::to_string(t) + " s: step " + std::to_string(n) + " failed: ";
     try {
       world.world().stepSimulation(h, 1, h);  // exactly one internal step of h
+    } catch (const PairError& e) {            // the world's objects, by their names in the scene
+      throw StepFailure(failed + e.what() + " (bodies \"" + world.nameOf(e.first()) + "\" and \"" +
+                        world.nameOf(e.second()) + "\")");
     } catch (const std::exception& e) {
-      throw StepFailure("t = " + std::to_string(t) + " s: step " + std::to_string(n) +
-                        " failed: " + e.what());
+      throw StepFailure(failed + e.what());
     }
     checkFinite(world, t);
     const StepDiagnostics& step = world.world().getLastStepDiagnostics();

@@ -18,6 +18,7 @@
 
 #include "carom/error.h"
 #include "served_files.h"
+#include "task_queue.h"
 #include "viewer_files.h"
 
 extern char** environ;
@@ -28,9 +29,12 @@ namespace {
 // Only the loopback interface: the page is for the user at this machine, not for the network.
 constexpr const char* kHost = "127.0.0.1";
 // A connection that sends nothing for a second is closed, and enough workers wait that a few
-// dozen idle ones (a browser's preconnects, a half-open socket) never hold up the page.
+// dozen idle ones (a browser's preconnects, a half-open socket) never hold up the page. At most
+// kWaiting more connections wait for a worker; beyond them the server stops accepting until one is
+// free (task_queue.h), so a flood of connections holds bounded memory.
 constexpr time_t kIdleSeconds = 1;
 constexpr std::size_t kWorkers = 64;
+constexpr std::size_t kWaiting = 64;
 
 // SIGINT and SIGTERM are blocked in every thread and taken by sigwait() in the main one, so the
 // server is stopped from ordinary code rather than from a signal handler.
@@ -105,7 +109,7 @@ void serveRun(const ViewOptions& options, std::ostream& out) {
   int port = -1;  // known once bound, before the first request
   server.set_read_timeout(kIdleSeconds, 0);
   server.set_keep_alive_timeout(kIdleSeconds);
-  server.new_task_queue = [] { return new httplib::ThreadPool(kWorkers); };
+  server.new_task_queue = [] { return new BoundedTaskQueue(kWorkers, kWaiting); };
   server.set_pre_routing_handler([&](const httplib::Request& request, httplib::Response& response) {
     if (isLoopbackHost(request.get_header_value("Host"), port))
       return httplib::Server::HandlerResponse::Unhandled;

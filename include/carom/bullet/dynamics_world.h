@@ -12,12 +12,14 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "carom/bullet/config.h"
 #include "carom/bullet/impact_event.h"
 #include "carom/bullet/impact_solver.h"
+#include "carom/error.h"
 
 namespace carom {
 
@@ -56,6 +58,23 @@ struct StepDiagnostics {
   std::string message;
 };
 
+// carom::Error for a pair of objects that a variational step refuses (a deep overlap when
+// stepping starts, contacts the persistent-contact solve cannot hold), with the two objects, so
+// that a program can name them in its own terms (`carom run` adds the scene's body names). The
+// message names them by their index in getCollisionObjectArray(), shape and position.
+class PairError : public Error {
+ public:
+  PairError(const std::string& what, const btCollisionObject* first,
+            const btCollisionObject* second)
+      : Error(what), m_first(first), m_second(second) {}
+  const btCollisionObject* first() const { return m_first; }
+  const btCollisionObject* second() const { return m_second; }
+
+ private:
+  const btCollisionObject* m_first;
+  const btCollisionObject* m_second;
+};
+
 namespace detail {
 // The constraint solver of a carom::DynamicsWorld, built before its btDiscreteDynamicsWorld base
 // that needs it (base-from-member): carom::ImpactSolver in lcp mode, none otherwise (the base
@@ -81,6 +100,16 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
   void addConstraint(btTypedConstraint* constraint,
                      bool disableCollisionsBetweenLinkedBodies = false) override;
 
+  // btDiscreteDynamicsWorld::addRigidBody adds through this one. In variational mode the next step
+  // first checks the objects added since the last step against every object: a pair that can touch
+  // (as the broadphase's filter and the dispatcher's needsResponse say) overlapping by more than
+  // 1 mm is refused with carom::PairError naming both objects and the depth, and the world is left
+  // as it was (no mode can push such a pair apart without making energy). Until then the objects
+  // stay to be checked; a scene file's bodies are checked when it is read (carom::Scene).
+  void addCollisionObject(btCollisionObject* collisionObject,
+                          int collisionFilterGroup = btBroadphaseProxy::StaticFilter,
+                          int collisionFilterMask = btBroadphaseProxy::AllFilter ^
+                                                    btBroadphaseProxy::StaticFilter) override;
   void removeRigidBody(btRigidBody* body) override;
   void removeCollisionObject(btCollisionObject* collisionObject) override;
 
@@ -115,12 +144,17 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
   friend class VariationalStep;
 
   void variationalSingleStep(double timeStep);
+  // Throws carom::Error for the first deep overlap of an object in m_unchecked at the start of the
+  // step (world_overlaps.cpp) and changes nothing; without one, empties m_unchecked.
+  void refuseDeepOverlaps(double timeStep);
 
   void recordImpact(const ImpactEvent& event);
   void forget(const btCollisionObject* object);
 
   Config m_config;
   std::map<const btCollisionObject*, std::string> m_materials;
+  // Variational mode: objects added since the last step that passed refuseDeepOverlaps.
+  std::unordered_set<const btCollisionObject*> m_unchecked;
   // A persistent contact: its pair, and its compound children (−1 for a shape that is not a
   // compound) and point's feature (vertex number, −1 for the single witness point, −2 − k for the
   // k-th face crossing or patch corner).

@@ -370,8 +370,11 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   }
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     if (changed[i]) contacts[i].impulse = sweep[i].frame * lambda[i];  // else exactly the start
-    report.penetrationRate = std::max(
-        report.penetrationRate, -(relativeVelocityOf(v, w, sweep[i])(0) + contacts[i].approach));
+    const double rate = -(relativeVelocityOf(v, w, sweep[i])(0) + contacts[i].approach);
+    if (rate > report.penetrationRate) {
+      report.penetrationRate = rate;
+      report.penetratingContact = static_cast<int>(i);
+    }
   }
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     bodies[i].linearVelocity = v[i];

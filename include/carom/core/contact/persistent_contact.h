@@ -83,6 +83,8 @@ struct PersistentContactReport {
   double energyChange = 0.0;  // kinetic energy after minus before (J), ≤ 0
   // Max over contacts of −(u_n⁺ + c) (m/s) after the solve, ≤ 0 ideally.
   double penetrationRate = 0;
+  // The contact of penetrationRate where it is above 0, else −1.
+  int penetratingContact = -1;
   std::string message;
   bool ok() const { return status == PersistentContactStatus::kConverged; }
 };

@@ -1,0 +1,18 @@
+// How carom's errors name a collision object of a world, which has no name of its own.
+#pragma once
+
+#include "carom/bullet/precision.h"
+
+#include <BulletCollision/CollisionDispatch/btCollisionObject.h>
+
+#include <string>
+
+namespace carom {
+
+// "collision object 3 (Box at (0, 0, 0.3), 1000 kg)": its place in the world's
+// getCollisionObjectArray(), as the program that added it can find it, its shape's Bullet name,
+// where it is at `pose`, and its mass ("static" or "kinematic" for an object that does not move
+// by impulses).
+std::string describeObject(const btCollisionObject& object, const btTransform& pose);
+
+}  // namespace carom
