@@ -12,23 +12,28 @@
 #include "config_toml.h"
 #include "scene_hull.h"
 #include "scene_inertia.h"
+#include "scene_joints.h"
 #include "scene_overlaps.h"
 #include "toml_input.h"
 #include "toml_reader.h"
 
 namespace carom {
-namespace {
 
-// A unit quaternion may carry the rounding of a file written with a few digits, no more.
-constexpr double kUnitQuaternionTolerance = 1e-6;
-
-btVector3 vector3(const TomlReader& reader, const toml::node& node, const std::string& key) {
+btVector3 scene_values::vector3(const TomlReader& reader, const toml::node& node,
+                                const std::string& key) {
   const auto v = reader.numbers<3>(node, key);
   for (double x : v) {
     if (!std::isfinite(x)) reader.fail(node.source(), key, "must be finite");
   }
   return {v[0], v[1], v[2]};
 }
+
+namespace {
+
+using scene_values::vector3;
+
+// A unit quaternion may carry the rounding of a file written with a few digits, no more.
+constexpr double kUnitQuaternionTolerance = 1e-6;
 
 // Positive and normal: a subnormal length or step (1e-320) divides into an overflow.
 double positive(const TomlReader& reader, const toml::node& node, const std::string& key) {
@@ -398,8 +403,9 @@ Scene Scene::parse(std::string_view text, std::string_view source) {
   const TomlReader reader(source);
   const toml::table root = reader.parse(text);
   for (const auto& [key, node] : root) {
-    if (key != "world" && key != "solver" && key != "material" && key != "pair" && key != "body") {
-      reader.unknownKey(key, std::string(key.str()), "world, solver, material, pair, body");
+    if (key != "world" && key != "solver" && key != "material" && key != "pair" && key != "body" &&
+        key != "joint") {
+      reader.unknownKey(key, std::string(key.str()), "world, solver, material, pair, body, joint");
     }
   }
   Scene scene;
@@ -409,6 +415,7 @@ Scene Scene::parse(std::string_view text, std::string_view source) {
     readWorld(reader, reader.table(*node, "world"), scene.world);
   }
   if (const toml::node* node = root.get("body")) readBodies(reader, *node, scene);
+  if (const toml::node* node = root.get("joint")) readJoints(reader, *node, scene);
   return scene;
 }
 
