@@ -53,11 +53,17 @@ std::vector<ImpactEvent> resolveHeld(Island& island, const IslandContact& contac
                                    contact.normal};
   // The joints hold both bodies' points still (a link welded to the ground): nothing to strike.
   if (!(k.norm() > 1e-12 * core::impact::inverseMassMatrix(free).norm())) return {};
+  // Held still along some direction (a door on its hinge struck square has K of rank 1), K is
+  // singular, and a law that asks for the impulse that stops the slip along it cannot find one:
+  // 1e-9 of K's size along every direction lets it, at a relative error of 1e-9 in the impulse
+  // and its energy. The impulse then moves the bodies as the joints let it.
+  const core::Mat3 regular = k + 1e-9 * k.norm() * core::Mat3::Identity();
   btVector3 t1, t2;
   btPlaneSpace1(toBt(contact.normal), t1, t2);
-  const core::impact::ImpactOutcome outcome = core::impact::applyLaw(
-      core::impact::contactWithResponse(k, core::impact::relativeVelocity(free), contact.normal),
-      core::impact::impactLaw(contact.material, toEigen(t1)));
+  const core::impact::ImpactOutcome outcome =
+      core::impact::applyLaw(core::impact::contactWithResponse(
+                                 regular, core::impact::relativeVelocity(free), contact.normal),
+                             core::impact::impactLaw(contact.material, toEigen(t1)));
   const double before = normalVelocity(island, contact);
   core::contact::applyHeldImpulse(states, *island.held, contact.bodyA, contact.bodyB, contact.point,
                                   outcome.impulse);
