@@ -84,7 +84,8 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
     const core::contact::JointSolveReport report = detail::solveJoints(island, info);
     if (!report.ok()) warnings_.push_back(report.message);
   }
-  detail::correctDrift(island, settings_);
+  const std::string drift = detail::correctDrift(island, settings_);
+  if (!drift.empty()) warnings_.push_back(drift);
   detail::writeBack(island, patchImpulses_, jointWrites_);
   for (ImpactEvent& event : impacts) {
     event.time = time_;

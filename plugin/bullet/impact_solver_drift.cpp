@@ -13,7 +13,7 @@
 
 namespace carom::detail {
 
-void correctDrift(Island& island, const ImpactSolverSettings& settings) {
+std::string correctDrift(Island& island, const ImpactSolverSettings& settings) {
   const double h = island.timeStep;
   std::vector<core::contact::Separation> rows;
   for (const IslandContact& contact : island.contacts) {
@@ -23,13 +23,14 @@ void correctDrift(Island& island, const ImpactSolverSettings& settings) {
                       settings.driftCorrection * excess / h});
     }
   }
-  if (rows.empty() && island.jointRows.empty()) return;
+  if (rows.empty() && island.jointRows.empty()) return {};
   std::vector<core::contact::PseudoVelocity> pseudo(island.bodies.size());
   if (!rows.empty())
     pseudo = core::contact::separationVelocities(statesOf(island), rows, settings.driftIterations);
   // The joints after the contacts' push, so that a link pushed out of the ground takes the links
   // joined to it along.
-  if (!island.jointRows.empty()) holdJointPositions(island, pseudo);
+  std::string message;
+  if (!island.jointRows.empty()) message = holdJointPositions(island, pseudo).message;
   double lifted = 0.0;  // the potential energy the moves add against each body's gravity (J)
   for (std::size_t i = 0; i < island.bodies.size(); ++i) {
     btRigidBody* body = island.bodies[i].dynamic;
@@ -48,7 +49,7 @@ void correctDrift(Island& island, const ImpactSolverSettings& settings) {
   // energy, every velocity scaled alike so that no contact between its bodies starts to close; an
   // island at rest has none to give, and keeps the lift (at most m g times driftCorrection of the
   // penetration beyond allowedPenetration per step).
-  if (!(lifted > 0)) return;
+  if (!(lifted > 0)) return message;
   double kinetic = 0.0;
   for (const IslandBody& body : island.bodies)
     kinetic += core::impact::kineticEnergy({body.state, core::impact::ContactBody{}});
@@ -58,6 +59,7 @@ void correctDrift(Island& island, const ImpactSolverSettings& settings) {
     body.state.linearVelocity *= scale;
     body.state.angularVelocity *= scale;
   }
+  return message;
 }
 
 }  // namespace carom::detail

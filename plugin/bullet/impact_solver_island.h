@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <set>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -147,11 +148,13 @@ std::vector<core::contact::PersistentContact> closingContacts(Island& island,
 
 // Stage 5: moves penetrating bodies apart and jointed bodies back onto their joints, and takes the
 // potential energy a lift gives from the island's kinetic energy.
-void correctDrift(Island& island, const ImpactSolverSettings& settings);
+// Returns why the joints' part stopped at its cap, empty when it did not.
+std::string correctDrift(Island& island, const ImpactSolverSettings& settings);
 // Stage 5's joint part: changes the pseudo velocities (one per body) by what brings every joint
 // row's position error at the step's start to zero over the step (IslandJointRow::drift; the
 // equality rows exactly, the limit rows only push).
-void holdJointPositions(const Island& island, std::vector<core::contact::PseudoVelocity>& pseudo);
+core::contact::JointSolveReport holdJointPositions(
+    const Island& island, std::vector<core::contact::PseudoVelocity>& pseudo);
 
 // Stage 6: velocities to the dynamic bodies, impulses to the manifold points and the patch
 // corners' to `patchImpulses`, and what the joints took to `joints` (written to them by

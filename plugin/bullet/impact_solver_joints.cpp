@@ -7,6 +7,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <map>
+#include <string>
 
 #include "carom/error.h"
 #include "impact_solver_island.h"
@@ -250,11 +253,12 @@ void gatherJoints(Island& island, btTypedConstraint** constraints, int numConstr
 namespace {
 
 // The drift (IslandJointRow::drift) of every row of island.held at the poses Bullet integrates from
-// the velocities `states` over the step. A joint whose rows there differ in number from the step's
-// (a limit that engages) keeps its rows' drift 0: they are held at velocity level only, reported
-// in `unmatched`.
+// the velocities `states` over the step. A row whose joint's rows there differ from the step's
+// before it (a stop that engages in the middle of a 6-dof joint's rows) keeps the drift it had at
+// the step's start: for that step it is held at velocity level only, its error removed on
+// positions in the next.
 Eigen::VectorXd predictedDrift(Island& island, const std::vector<core::impact::ContactBody>& states,
-                               const btContactSolverInfo& info, bool& unmatched) {
+                               const btContactSolverInfo& info) {
   const double h = island.timeStep;
   std::vector<btTransform> saved(island.bodies.size());
   for (std::size_t i = 0; i < island.bodies.size(); ++i) {
@@ -290,7 +294,7 @@ Eigen::VectorXd predictedDrift(Island& island, const std::vector<core::impact::C
       }
     }
     if (row.rowInJoint >= matched) {
-      unmatched = true;
+      drift(static_cast<Eigen::Index>(i)) = row.drift;
       continue;
     }
     drift(static_cast<Eigen::Index>(i)) = twice[row.rowInJoint].m_rhs - once[row.rowInJoint].m_rhs;
@@ -322,7 +326,16 @@ Eigen::VectorXd holdOnPositions(Island& island, std::vector<core::impact::Contac
     v.push_back(state.linearVelocity);
     w.push_back(state.angularVelocity);
   }
-  bool unmatched = false;
+  // The corrections so far with the smallest error: where a correction makes the error larger
+  // (a turn of a large fraction of a revolution in the step, where the rows' Jacobian at the start
+  // no longer describes the motion: a ragdoll's forearm was sent round a whole turn about its own
+  // axis, at 370 rad/s, which met the rows there again; measured), the step keeps the best and
+  // says so, and the drift correction takes the rest.
+  struct Best {
+    double error;
+    std::vector<core::Vec3> v, w;
+    Eigen::VectorXd impulses;
+  } best{std::numeric_limits<double>::infinity(), v, w, impulses};
   for (int correction = 0;; ++correction) {
     for (std::size_t i = 0; i < states.size(); ++i) {
       states[i].linearVelocity = v[i];
@@ -330,20 +343,29 @@ Eigen::VectorXd holdOnPositions(Island& island, std::vector<core::impact::Contac
     }
     // The step must not change the rows' position errors (the drift correction removes the
     // errors at its start on positions only): their change at the predicted poses.
-    Eigen::VectorXd drift = predictedDrift(island, states, info, unmatched);
+    Eigen::VectorXd drift = predictedDrift(island, states, info);
     for (std::size_t i = 0; i < island.heldRows.size(); ++i)
       drift(static_cast<Eigen::Index>(i)) -= island.jointRows[island.heldRows[i]].drift;
     const double error = drift.size() == 0 ? 0.0 : drift.cwiseAbs().maxCoeff() * h;
     if (error <= kPositionTolerance) break;
-    if (correction == kMaxPositionCorrections) {
-      message = "joints: position error " + std::to_string(error) + " m (or rad) after " +
-                std::to_string(kMaxPositionCorrections) + " corrections";
+    const bool growing = !(error < best.error);
+    if (growing || correction == kMaxPositionCorrections) {
+      message = "joints: position error " + std::to_string(std::min(error, best.error)) +
+                " m (or rad) left " +
+                (growing ? "where a correction made it grow"
+                         : "after " + std::to_string(kMaxPositionCorrections) + " corrections");
+      if (growing) {
+        for (std::size_t i = 0; i < states.size(); ++i) {
+          states[i].linearVelocity = best.v[i];
+          states[i].angularVelocity = best.w[i];
+        }
+        impulses = best.impulses;
+      }
       break;
     }
+    best = {error, v, w, impulses};
     impulses += island.held->hold(v, w, island.held->velocities(v, w) + drift);
   }
-  if (unmatched && message.empty())
-    message = "joints: a joint's rows changed within the step; held at velocity level";
   return impulses;
 }
 
@@ -402,7 +424,8 @@ core::contact::JointSolveReport solveJoints(Island& island, const btContactSolve
   }
 }
 
-void holdJointPositions(const Island& island, std::vector<core::contact::PseudoVelocity>& pseudo) {
+core::contact::JointSolveReport holdJointPositions(
+    const Island& island, std::vector<core::contact::PseudoVelocity>& pseudo) {
   std::vector<core::impact::ContactBody> states = statesOf(island);
   for (std::size_t i = 0; i < states.size(); ++i) {
     states[i].linearVelocity = pseudo[i].linear;
@@ -415,9 +438,11 @@ void holdJointPositions(const Island& island, std::vector<core::contact::PseudoV
   std::vector<JointRow> limits = boundedRows(island, indices, true);
   std::vector<core::contact::PersistentContact> none;
   Eigen::VectorXd impulses;
-  core::contact::solveJointsAndContacts(states, *island.held, targets, impulses, limits, none);
+  const core::contact::JointSolveReport report =
+      core::contact::solveJointsAndContacts(states, *island.held, targets, impulses, limits, none);
   for (std::size_t i = 0; i < states.size(); ++i)
     pseudo[i] = {states[i].linearVelocity, states[i].angularVelocity};
+  return report;
 }
 
 void writeJoints(const Island& island, std::vector<JointWrite>& joints) {
