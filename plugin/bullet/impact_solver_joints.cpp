@@ -139,21 +139,19 @@ btAlignedObjectArray<btSolverConstraint> rowsAt(btTypedConstraint& joint, int co
   info2.m_upperLimit = &rows[0].m_upperLimit;
   info2.m_damping = info.m_damping;
   info2.m_numIterations = info.m_numIterations;
-  // A hinge's or slider's frame-offset rows (Bullet's default) on a static body drop the body's
-  // turn from a pivot row while a stop is engaged, "to make the constraint more rigid" for
-  // Bullet's Gauss–Seidel; held exactly, that row holds the body's centre instead of its pivot, and
-  // a rod on its elastic stop spun about its centre and came back up to 0.73 rad instead of
-  // 0.785 (measured). The classic rows are the joint's own Jacobian.
-  const auto classic = [&](auto& offsetJoint) {
-    const bool offset = offsetJoint.getUseFrameOffset();
-    offsetJoint.setUseFrameOffset(false);
-    joint.getInfo2(&info2);
-    offsetJoint.setUseFrameOffset(offset);
-  };
+  // A hinge's frame-offset rows (Bullet's default) on a static body drop the body's turn from a
+  // pivot row while its stop is engaged, "to make the constraint more rigid" for Bullet's
+  // Gauss–Seidel; held exactly, that row holds the body's centre instead of its pivot, and a rod
+  // on its elastic stop spun about its centre and came back up to 0.73 rad instead of 0.785
+  // (measured). The hinge's classic rows are its own Jacobian. (A slider's classic rows are wrong
+  // for a body off its axis, Bullet says; its offset rows drop the same term only while a stop on
+  // its turn is engaged, harmless where the turn is locked, its default.)
   if (joint.getConstraintType() == HINGE_CONSTRAINT_TYPE) {
-    classic(static_cast<btHingeConstraint&>(joint));
-  } else if (joint.getConstraintType() == SLIDER_CONSTRAINT_TYPE) {
-    classic(static_cast<btSliderConstraint&>(joint));
+    auto& hinge = static_cast<btHingeConstraint&>(joint);
+    const bool offset = hinge.getUseFrameOffset();
+    hinge.setUseFrameOffset(false);
+    joint.getInfo2(&info2);
+    hinge.setUseFrameOffset(offset);
   } else {
     joint.getInfo2(&info2);
   }

@@ -32,7 +32,7 @@ const char* jointKeys(JointKind kind) {
 }
 
 bool takes(JointKind kind, const std::string& key) {
-  return (std::string(", ") + jointKeys(kind) + ",").find(", " + key + ",") != std::string::npos;
+  return scene_values::listsKey(jointKeys(kind), key);
 }
 
 const SceneBody* bodyNamed(const Scene& scene, const std::string& name) {

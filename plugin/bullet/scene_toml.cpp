@@ -28,8 +28,13 @@ btVector3 scene_values::vector3(const TomlReader& reader, const toml::node& node
   return {v[0], v[1], v[2]};
 }
 
+bool scene_values::listsKey(std::string_view keys, std::string_view key) {
+  return (", " + std::string(keys) + ",").find(", " + std::string(key) + ",") != std::string::npos;
+}
+
 namespace {
 
+using scene_values::listsKey;
 using scene_values::vector3;
 
 // A unit quaternion may carry the rounding of a file written with a few digits, no more.
@@ -116,8 +121,7 @@ const char* shapeKeys(ShapeKind kind) {
 }
 
 bool isShapeKey(ShapeKind kind, std::string_view key) {
-  const std::string keys = std::string(", ") + shapeKeys(kind) + ",";
-  return keys.find(", " + std::string(key) + ",") != std::string::npos;
+  return listsKey(shapeKeys(kind), key);
 }
 
 // A plane is the world's boundary, not a body that moves: it takes no pose, mass or inertia.
@@ -126,9 +130,7 @@ const char* kBodyCommonKeys =
     "name, shape, mass, inertia, position, orientation, velocity, angular_velocity, material";
 
 bool isCommonKey(ShapeKind kind, std::string_view key) {
-  const std::string keys =
-      std::string(", ") + (kind == ShapeKind::plane ? kPlaneCommonKeys : kBodyCommonKeys) + ",";
-  return keys.find(", " + std::string(key) + ",") != std::string::npos;
+  return listsKey(kind == ShapeKind::plane ? kPlaneCommonKeys : kBodyCommonKeys, key);
 }
 
 void readChildren(const TomlReader& reader, const toml::node& node, const std::string& path,
