@@ -135,6 +135,39 @@ TEST(JointsLcp, PendulumJointErrorBoundedAndEnergyNotGained) {
   EXPECT_GE(lastLow, firstLow - 1e-4 * energy0);
 }
 
+// A double pendulum of two 1 m rods on hinges, released level: chaotic, and its energy stays in a
+// band of O(h) (measured ±0.21 % at 240 Hz over 83 s) with no drift (the last 8 s' mean within
+// 5e-5 of E0), its joints within 1.4e-10 m.
+TEST(JointsLcp, DoublePendulumKeepsItsEnergyBounded) {
+  Scene<DynamicsWorld> scene(lcp());
+  btRigidBody* upper =
+      scene.add(new btBoxShape(btVector3(0.5, 0.05, 0.05)), 1.0, btVector3(0.5, 3, 0));
+  btRigidBody* lower =
+      scene.add(new btBoxShape(btVector3(0.5, 0.05, 0.05)), 1.0, btVector3(1.5, 3, 0));
+  btHingeConstraint shoulder(*upper, btVector3(-0.5, 0, 0), btVector3(0, 0, 1));
+  btHingeConstraint elbow(*upper, *lower, btVector3(0.5, 0, 0), btVector3(-0.5, 0, 0),
+                          btVector3(0, 0, 1), btVector3(0, 0, 1));
+  scene.world().addConstraint(&shoulder, true);
+  scene.world().addConstraint(&elbow, true);
+  const double h = 1.0 / 240, energy0 = test::totalEnergy(scene.world());
+  const int steps = 20000, window = 2000;
+  double band = 0, lastMean = 0, gap = 0;
+  for (int i = 0; i < steps; ++i) {
+    scene.world().stepSimulation(h, 1, h);
+    const double energy = test::totalEnergy(scene.world());
+    band = std::max(band, std::abs(energy - energy0));
+    if (i >= steps - window) lastMean += energy / window;
+    const btVector3 end = upper->getCenterOfMassTransform() * btVector3(0.5, 0, 0);
+    const btVector3 start = lower->getCenterOfMassTransform() * btVector3(-0.5, 0, 0);
+    gap = std::max(gap, (end - start).length());
+  }
+  EXPECT_LT(band, 1e-2 * energy0);
+  EXPECT_LT(std::abs(lastMean - energy0), 1e-3 * energy0);
+  EXPECT_LT(gap, 1e-9);
+  scene.world().removeConstraint(&shoulder);
+  scene.world().removeConstraint(&elbow);
+}
+
 // A rod (a 1 kg box 1 m long) on a hinge to the world at one end, axis z, released level.
 struct Rod {
   static constexpr double kHalfLength = 0.5;  // m
