@@ -11,8 +11,9 @@
 //            finished, its run killed: each run is a child process
 //   scene    bin, bin-settled (steps 100–130 of the bin), pyramid, balls, scaling (the bin's mix
 //            at 25 … 800 bodies and the fitted growth exponent), pyramid-drop (55 boxes, 4 cm
-//            under each level), wall (a brick wall at rest), hulls (1,000 convex hulls); default
-//            bin, pyramid and balls.
+//            under each level), wall (a brick wall at rest), hulls (1,000 convex hulls),
+//            ragdolls (8 of Bullet's ragdolls dropped onto each other: hinges and cone-twist
+//            joints; variational mode refuses joints and says so); default bin, pyramid and balls.
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -203,6 +204,7 @@ int main(int argc, char** argv) {
       {"pyramid-drop", 55, [](World& w) { droppedBoxPyramid(w, 10, 0.04); }},
       {"wall", 200, [](World& w) { brickWall(w, 10, 20); }},
       {"hulls", 1000, [](World& w) { pourHulls(w, 1000); }},
+      {"ragdolls", 88, [](World& w) { ragdollPile(w, 8); }},
   };
   const auto known = [&](const std::string& name) {
     if (name == "scaling") return true;
@@ -216,7 +218,7 @@ int main(int argc, char** argv) {
   if (!ok) {
     std::fprintf(stderr,
                  "usage: carom-scene-bench [steps > 0] [seconds > 0] [bin | bin-settled | pyramid "
-                 "| balls | scaling | pyramid-drop | wall | hulls ...]\n");
+                 "| balls | scaling | pyramid-drop | wall | hulls | ragdolls ...]\n");
     return 2;
   }
   for (const std::string& name : wanted) {

@@ -139,4 +139,90 @@ void elasticBallsInABox(World& scene, int balls) {
   }
 }
 
+namespace {
+
+btTransform frameAt(double yaw, double pitch, double roll, const btVector3& origin) {
+  btQuaternion rotation;
+  rotation.setEulerZYX(roll, pitch, yaw);  // Bullet's demo: getBasis().setEulerZYX(x, y, z)
+  return btTransform(rotation, origin);
+}
+
+// One ragdoll of Bullet's demo with its pelvis at `at`, turned by `turn` about the vertical.
+void addRagdoll(World& scene, const btVector3& at, double turn) {
+  const btTransform place(btQuaternion(btVector3(0, 1, 0), turn), at);
+  const double halfPi = M_PI / 2, quarterPi = M_PI / 4;
+  struct Part {
+    double radius, height;
+    btVector3 position;
+    double roll;  // about z: the arms lie sideways
+  };
+  const Part parts[] = {{0.15, 0.20, {0, 0, 0}, 0},
+                        {0.15, 0.28, {0, 0.2, 0}, 0},
+                        {0.10, 0.05, {0, 0.6, 0}, 0},
+                        {0.07, 0.45, {-0.18, -0.35, 0}, 0},
+                        {0.05, 0.37, {-0.18, -0.8, 0}, 0},
+                        {0.07, 0.45, {0.18, -0.35, 0}, 0},
+                        {0.05, 0.37, {0.18, -0.8, 0}, 0},
+                        {0.05, 0.33, {-0.35, 0.45, 0}, halfPi},
+                        {0.04, 0.25, {-0.7, 0.45, 0}, halfPi},
+                        {0.05, 0.33, {0.35, 0.45, 0}, -halfPi},
+                        {0.04, 0.25, {0.7, 0.45, 0}, -halfPi}};
+  std::vector<btRigidBody*> body;
+  for (const Part& part : parts) {
+    const btTransform pose = place * frameAt(0, 0, part.roll, part.position);
+    btRigidBody* added =
+        scene.add(new btCapsuleShape(part.radius, part.height), 1.0, pose.getOrigin());
+    added->setCenterOfMassTransform(pose);
+    setContactMaterial(added, 0.0, 0.8);
+    body.push_back(added);
+  }
+  enum {
+    kPelvis,
+    kSpine,
+    kHead,
+    kLeftUpperLeg,
+    kLeftLowerLeg,
+    kRightUpperLeg,
+    kRightLowerLeg,
+    kLeftUpperArm,
+    kLeftLowerArm,
+    kRightUpperArm,
+    kRightLowerArm
+  };
+  const auto hinge = [&](int a, int b, const btVector3& inA, const btVector3& inB, double lower,
+                         double upper) {
+    auto* joint = new btHingeConstraint(*body[a], *body[b], frameAt(0, halfPi, 0, inA),
+                                        frameAt(0, halfPi, 0, inB));
+    joint->setLimit(lower, upper);
+    scene.addJoint(joint, true);
+  };
+  const auto cone = [&](int a, int b, double rollA, const btVector3& inA, double rollB,
+                        const btVector3& inB, double swing, double twist) {
+    auto* joint = new btConeTwistConstraint(*body[a], *body[b], frameAt(0, 0, rollA, inA),
+                                            frameAt(0, 0, rollB, inB));
+    joint->setLimit(swing, swing, twist);
+    scene.addJoint(joint, true);
+  };
+  hinge(kPelvis, kSpine, {0, 0.15, 0}, {0, -0.15, 0}, -quarterPi, halfPi);
+  cone(kSpine, kHead, halfPi, {0, 0.30, 0}, halfPi, {0, -0.14, 0}, quarterPi, halfPi);
+  cone(kPelvis, kLeftUpperLeg, -5 * quarterPi, {-0.18, -0.10, 0}, -5 * quarterPi, {0, 0.225, 0},
+       quarterPi, 0);
+  hinge(kLeftUpperLeg, kLeftLowerLeg, {0, -0.225, 0}, {0, 0.185, 0}, 0, halfPi);
+  cone(kPelvis, kRightUpperLeg, quarterPi, {0.18, -0.10, 0}, quarterPi, {0, 0.225, 0}, quarterPi,
+       0);
+  hinge(kRightUpperLeg, kRightLowerLeg, {0, -0.225, 0}, {0, 0.185, 0}, 0, halfPi);
+  cone(kSpine, kLeftUpperArm, M_PI, {-0.2, 0.15, 0}, halfPi, {0, -0.18, 0}, halfPi, 0);
+  hinge(kLeftUpperArm, kLeftLowerArm, {0, 0.18, 0}, {0, -0.14, 0}, 0, halfPi);
+  cone(kSpine, kRightUpperArm, 0, {0.2, 0.15, 0}, halfPi, {0, -0.18, 0}, halfPi, 0);
+  hinge(kRightUpperArm, kRightLowerArm, {0, 0.18, 0}, {0, -0.14, 0}, 0, halfPi);
+}
+
+}  // namespace
+
+void ragdollPile(World& scene, int ragdolls) {
+  setContactMaterial(scene.addGround(), 0.0, 0.8);
+  for (int i = 0; i < ragdolls; ++i)
+    addRagdoll(scene, btVector3(0.1 * (i % 2), 1.2 + 1.2 * i, 0), 0.25 * M_PI * i);
+}
+
 }  // namespace carom::bench

@@ -27,4 +27,10 @@ void pourHulls(World& scene, int hulls);
 // `balls` elastic (e = 1, μ = 0) balls moving in random directions inside a closed 3 m box.
 void elasticBallsInABox(World& scene, int balls);
 
+// `ragdolls` ragdolls of Bullet's ragdoll demo (examples/RagdollDemo: eleven 1 kg capsules, five
+// hinges and five cone-twist joints each, collisions between joined capsules off), dropped in a
+// column 1.2 m apart onto the ground, each turned a quarter more than the one below: they land on
+// each other in a pile.
+void ragdollPile(World& scene, int ragdolls);
+
 }  // namespace carom::bench

@@ -31,12 +31,11 @@ void ImpactSolver::clearMaterial(const btCollisionObject* body) {
 
 btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
                                   btPersistentManifold** manifolds, int numManifolds,
-                                  btTypedConstraint** /*constraints*/, int numConstraints,
+                                  btTypedConstraint** constraints, int numConstraints,
                                   const btContactSolverInfo& info, btIDebugDraw* /*debugDrawer*/,
                                   btDispatcher* dispatcher) {
-  if (numConstraints > 0)
-    throw Error("ImpactSolver: btTypedConstraint (joints) are not supported in lcp mode; " +
-                std::to_string(numConstraints) + " constraint(s) in this island");
+  for (int i = 0; i < numConstraints; ++i)
+    requireSupportedJoint(*constraints[i], "ImpactSolver");
   for (int i = 0; i < numBodies; ++i) {
     const btRigidBody* body = btRigidBody::upcast(bodies[i]);
     if (body != nullptr && !body->isStaticOrKinematicObject() && body->getInvMass() != 0)
@@ -71,6 +70,7 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
   detail::Island island =
       detail::gatherIsland(bodies, numBodies, manifolds, numManifolds, dispatcher, info.m_timeStep,
                            materialOf, previousPatchImpulses_);
+  detail::gatherJoints(island, constraints, numConstraints, info);  // throws before any change
   // Impacts between two half kicks: an impact happens inside the step, and resolving it halfway
   // through the forces' impulse is the time-symmetric choice, so that an elastic bounce neither
   // gains nor loses the kick (after the full kick it gains g·h of speed per bounce).
@@ -78,14 +78,25 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
   detail::applyForces(island, 0.5);
   std::vector<ImpactEvent> impacts = detail::resolveImpacts(island, config_, settings_);
   detail::applyForces(island, 0.5);
-  detail::solveContacts(island, info.m_numIterations);
-  detail::correctDrift(island, settings_);
-  detail::writeBack(island, patchImpulses_);
+  if (island.jointRows.empty()) {
+    detail::solveContacts(island, info.m_numIterations);
+  } else {
+    const core::contact::JointSolveReport report = detail::solveJoints(island, info);
+    if (!report.ok()) warnings_.push_back(report.message);
+  }
+  const std::string drift = detail::correctDrift(island, settings_);
+  if (!drift.empty()) warnings_.push_back(drift);
+  detail::writeBack(island, patchImpulses_, jointWrites_);
   for (ImpactEvent& event : impacts) {
     event.time = time_;
     events_.push_back(std::move(event));
   }
   return 0;
+}
+
+void ImpactSolver::prepareSolve(int /*numBodies*/, int /*numManifolds*/) {
+  jointWrites_.clear();
+  warnings_.clear();
 }
 
 // Called once per internal step, also when every island sleeps and solveGroup is not.
@@ -94,11 +105,22 @@ void ImpactSolver::allSolved(const btContactSolverInfo& info, btIDebugDraw* /*de
   // Only this step's patch corners warm-start the next: a pair that did not touch is forgotten.
   previousPatchImpulses_ = std::move(patchImpulses_);
   patchImpulses_.clear();
+  // The joints' part of the step, once no island can throw any more (as Bullet's writeBackJoints).
+  for (const detail::JointWrite& write : jointWrites_) {
+    if (btJointFeedback* feedback = write.joint->getJointFeedback()) *feedback = write.feedback;
+    write.joint->internalSetAppliedImpulse(write.appliedImpulse);
+    if (write.breaks) write.joint->setEnabled(false);
+  }
+  jointWrites_.clear();
+  lastStepWarnings_ = std::move(warnings_);
+  warnings_.clear();
 }
 
 void ImpactSolver::reset() {
   previousPatchImpulses_.clear();
   patchImpulses_.clear();
+  jointWrites_.clear();
+  warnings_.clear();
 }
 
 }  // namespace carom

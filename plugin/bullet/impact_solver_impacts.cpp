@@ -39,7 +39,46 @@ ImpactEvent eventFor(const Island& island, const IslandContact& contact, double 
   return event;
 }
 
+bool jointed(const Island& island, int body) {
+  return island.held && island.jointed[static_cast<std::size_t>(body)];
+}
+
+// One contact on a jointed body: its law on the contact's inverse mass matrix with the joints'
+// equality rows held, whose impulse moves every body they join (core::contact::applyHeldImpulse).
+std::vector<ImpactEvent> resolveHeld(Island& island, const IslandContact& contact) {
+  std::vector<core::impact::ContactBody> states = statesOf(island);
+  const core::Mat3 k = core::contact::heldInverseMassMatrix(states, *island.held, contact.bodyA,
+                                                            contact.bodyB, contact.point);
+  const core::impact::Contact free{states[contact.bodyA], states[contact.bodyB], contact.point,
+                                   contact.normal};
+  // The joints hold both bodies' points still (a link welded to the ground): nothing to strike.
+  if (!(k.norm() > 1e-12 * core::impact::inverseMassMatrix(free).norm())) return {};
+  // Held still along some direction (a door on its hinge struck square has K of rank 1), K is
+  // singular, and a law that asks for the impulse that stops the slip along it cannot find one:
+  // 1e-9 of K's size along every direction lets it, at a relative error of 1e-9 in the impulse
+  // and its energy. The impulse then moves the bodies as the joints let it.
+  const core::Mat3 regular = k + 1e-9 * k.norm() * core::Mat3::Identity();
+  btVector3 t1, t2;
+  btPlaneSpace1(toBt(contact.normal), t1, t2);
+  const core::impact::ImpactOutcome outcome =
+      core::impact::applyLaw(core::impact::contactWithResponse(
+                                 regular, core::impact::relativeVelocity(free), contact.normal),
+                             core::impact::impactLaw(contact.material, toEigen(t1)));
+  const double before = normalVelocity(island, contact);
+  core::contact::applyHeldImpulse(states, *island.held, contact.bodyA, contact.bodyB, contact.point,
+                                  outcome.impulse);
+  for (std::size_t i = 0; i < states.size(); ++i)
+    island.bodies[i].state = states[i];
+  ImpactEvent event = eventFor(island, contact, before, outcome.impulse);
+  event.energyChange = outcome.energyChange;
+  event.law = std::string(core::impact::toString(contact.material.impact)) + " (jointed)";
+  if (!outcome.resolved) event.law += " (unresolved: " + outcome.trace + ")";
+  return {event};
+}
+
 std::vector<ImpactEvent> resolveSingle(Island& island, const IslandContact& contact) {
+  if (jointed(island, contact.bodyA) || jointed(island, contact.bodyB))
+    return resolveHeld(island, contact);
   IslandBody& a = island.bodies[contact.bodyA];
   IslandBody& b = island.bodies[contact.bodyB];
   btVector3 t1, t2;
@@ -160,7 +199,14 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
   for (const IslandContact& contact : island.contacts)
     afterKick.push_back(normalVelocity(island, contact));
   for (int round = 0; round < config.solver.maxEventsPerStep; ++round) {
-    DisjointSets joined(island.bodies.size());  // contacts sharing a dynamic body: one impact
+    // Contacts sharing a dynamic body, or on bodies a joint joins (an impact on one link moves
+    // them all): one impact.
+    DisjointSets joined(island.bodies.size());
+    for (const std::size_t index : island.heldRows) {
+      const core::contact::JointRow& row = island.jointRows[index].row;
+      if (island.bodies[row.bodyA].dynamic && island.bodies[row.bodyB].dynamic)
+        joined.join(row.bodyA, row.bodyB);
+    }
     std::vector<IslandContact*> impacts;
     for (std::size_t c = 0; c < island.contacts.size(); ++c) {
       IslandContact& contact = island.contacts[c];
@@ -184,9 +230,14 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
         continue;
       }
       if (group.empty()) continue;
-      std::vector<ImpactEvent> resolved = group.size() == 1
-                                              ? resolveSingle(island, *group[0])
-                                              : resolveSimultaneous(island, group, config);
+      // Several contacts of jointed bodies: in turn, each on the jointed system (Halm–Posa's
+      // model takes free bodies).
+      const bool held = std::any_of(group.begin(), group.end(), [&](const IslandContact* c) {
+        return jointed(island, c->bodyA) || jointed(island, c->bodyB);
+      });
+      std::vector<ImpactEvent> resolved = group.size() == 1 ? resolveSingle(island, *group[0])
+                                          : held            ? resolveInTurn(island, group)
+                                                 : resolveSimultaneous(island, group, config);
       events.insert(events.end(), resolved.begin(), resolved.end());
     }
   }

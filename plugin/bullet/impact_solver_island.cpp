@@ -90,12 +90,7 @@ Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManif
                     const MaterialLookup& materialOf, const PatchImpulses& patchImpulses) {
   Island island;
   island.timeStep = timeStep;
-  std::unordered_map<const btCollisionObject*, int> index;
-  auto indexOf = [&](const btCollisionObject* object) {
-    const auto [it, added] = index.emplace(object, static_cast<int>(island.bodies.size()));
-    if (added) island.bodies.push_back(makeBody(object));
-    return it->second;
-  };
+  const auto indexOf = [&](const btCollisionObject* object) { return bodyIndex(island, object); };
   for (int i = 0; i < numBodies; ++i) {
     const btRigidBody* rigid = btRigidBody::upcast(bodies[i]);
     if (rigid != nullptr && !rigid->isStaticOrKinematicObject() && rigid->getInvMass() != 0)
@@ -138,6 +133,20 @@ Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManif
   return island;
 }
 
+int bodyIndex(Island& island, const btCollisionObject* object) {
+  const auto [it, added] = island.index.emplace(object, static_cast<int>(island.bodies.size()));
+  if (added) island.bodies.push_back(makeBody(object));
+  return it->second;
+}
+
+std::vector<core::impact::ContactBody> statesOf(const Island& island) {
+  std::vector<core::impact::ContactBody> states;
+  states.reserve(island.bodies.size());
+  for (const IslandBody& body : island.bodies)
+    states.push_back(body.state);
+  return states;
+}
+
 double normalVelocity(const Island& island, const IslandContact& contact) {
   const core::impact::Contact pair{island.bodies[contact.bodyA].state,
                                    island.bodies[contact.bodyB].state, contact.point,
@@ -172,15 +181,9 @@ void applyForces(Island& island, double fraction) {
   }
 }
 
-core::contact::PersistentContactReport solveContacts(Island& island, int sweeps) {
-  std::vector<core::impact::ContactBody> states;
-  states.reserve(island.bodies.size());
-  for (const IslandBody& body : island.bodies)
-    states.push_back(body.state);
-  // Only contacts that close within the step: a speculative point further away than the step's
-  // approach must not stop a body that would not reach it.
+std::vector<core::contact::PersistentContact> closingContacts(Island& island,
+                                                              std::vector<IslandContact*>& owners) {
   std::vector<core::contact::PersistentContact> closing;
-  std::vector<IslandContact*> owners;
   for (IslandContact& contact : island.contacts) {
     if (contact.distance + std::min(normalVelocity(island, contact), 0.0) * island.timeStep > 0) {
       contact.impulse.setZero();
@@ -190,6 +193,13 @@ core::contact::PersistentContactReport solveContacts(Island& island, int sweeps)
                        contact.material.friction, 0.0, contact.impulse});
     owners.push_back(&contact);
   }
+  return closing;
+}
+
+core::contact::PersistentContactReport solveContacts(Island& island, int sweeps) {
+  std::vector<core::impact::ContactBody> states = statesOf(island);
+  std::vector<IslandContact*> owners;
+  std::vector<core::contact::PersistentContact> closing = closingContacts(island, owners);
   core::contact::PersistentContactReport report;
   if (closing.empty()) return report;
   core::contact::PersistentContactSettings settings;
@@ -202,7 +212,9 @@ core::contact::PersistentContactReport solveContacts(Island& island, int sweeps)
   return report;
 }
 
-void writeBack(const Island& island, PatchImpulses& patchImpulses) {
+void writeBack(const Island& island, PatchImpulses& patchImpulses,
+               std::vector<JointWrite>& joints) {
+  writeJoints(island, joints);
   for (const IslandBody& body : island.bodies) {
     if (body.dynamic == nullptr) continue;
     body.dynamic->setLinearVelocity(toBt(body.state.linearVelocity));

@@ -12,23 +12,33 @@
 #include "config_toml.h"
 #include "scene_hull.h"
 #include "scene_inertia.h"
+#include "scene_joints.h"
 #include "scene_overlaps.h"
 #include "toml_input.h"
 #include "toml_reader.h"
 
 namespace carom {
-namespace {
 
-// A unit quaternion may carry the rounding of a file written with a few digits, no more.
-constexpr double kUnitQuaternionTolerance = 1e-6;
-
-btVector3 vector3(const TomlReader& reader, const toml::node& node, const std::string& key) {
+btVector3 scene_values::vector3(const TomlReader& reader, const toml::node& node,
+                                const std::string& key) {
   const auto v = reader.numbers<3>(node, key);
   for (double x : v) {
     if (!std::isfinite(x)) reader.fail(node.source(), key, "must be finite");
   }
   return {v[0], v[1], v[2]};
 }
+
+bool scene_values::listsKey(std::string_view keys, std::string_view key) {
+  return (", " + std::string(keys) + ",").find(", " + std::string(key) + ",") != std::string::npos;
+}
+
+namespace {
+
+using scene_values::listsKey;
+using scene_values::vector3;
+
+// A unit quaternion may carry the rounding of a file written with a few digits, no more.
+constexpr double kUnitQuaternionTolerance = 1e-6;
 
 // Positive and normal: a subnormal length or step (1e-320) divides into an overflow.
 double positive(const TomlReader& reader, const toml::node& node, const std::string& key) {
@@ -111,8 +121,7 @@ const char* shapeKeys(ShapeKind kind) {
 }
 
 bool isShapeKey(ShapeKind kind, std::string_view key) {
-  const std::string keys = std::string(", ") + shapeKeys(kind) + ",";
-  return keys.find(", " + std::string(key) + ",") != std::string::npos;
+  return listsKey(shapeKeys(kind), key);
 }
 
 // A plane is the world's boundary, not a body that moves: it takes no pose, mass or inertia.
@@ -121,9 +130,7 @@ const char* kBodyCommonKeys =
     "name, shape, mass, inertia, position, orientation, velocity, angular_velocity, material";
 
 bool isCommonKey(ShapeKind kind, std::string_view key) {
-  const std::string keys =
-      std::string(", ") + (kind == ShapeKind::plane ? kPlaneCommonKeys : kBodyCommonKeys) + ",";
-  return keys.find(", " + std::string(key) + ",") != std::string::npos;
+  return listsKey(kind == ShapeKind::plane ? kPlaneCommonKeys : kBodyCommonKeys, key);
 }
 
 void readChildren(const TomlReader& reader, const toml::node& node, const std::string& path,
@@ -398,8 +405,9 @@ Scene Scene::parse(std::string_view text, std::string_view source) {
   const TomlReader reader(source);
   const toml::table root = reader.parse(text);
   for (const auto& [key, node] : root) {
-    if (key != "world" && key != "solver" && key != "material" && key != "pair" && key != "body") {
-      reader.unknownKey(key, std::string(key.str()), "world, solver, material, pair, body");
+    if (key != "world" && key != "solver" && key != "material" && key != "pair" && key != "body" &&
+        key != "joint") {
+      reader.unknownKey(key, std::string(key.str()), "world, solver, material, pair, body, joint");
     }
   }
   Scene scene;
@@ -409,6 +417,7 @@ Scene Scene::parse(std::string_view text, std::string_view source) {
     readWorld(reader, reader.table(*node, "world"), scene.world);
   }
   if (const toml::node* node = root.get("body")) readBodies(reader, *node, scene);
+  if (const toml::node* node = root.get("joint")) readJoints(reader, *node, scene);
   return scene;
 }
 

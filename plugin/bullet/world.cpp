@@ -27,11 +27,14 @@ DynamicsWorld::DynamicsWorld(btDispatcher* dispatcher, btBroadphaseInterface* br
 
 void DynamicsWorld::addConstraint(btTypedConstraint* constraint,
                                   bool disableCollisionsBetweenLinkedBodies) {
+  if (constraint == nullptr) throw Error("addConstraint: constraint is null");
   if (m_config.solver.kind == SolverKind::variational) {
     throw Error(
         "addConstraint: joint constraints (btTypedConstraint) are not supported with "
-        "solver.kind = \"variational\"; use solver.kind = \"bullet\" for scenes with joints");
+        "solver.kind = \"variational\"; use solver.kind = \"lcp\" or \"bullet\" for scenes "
+        "with joints");
   }
+  if (m_config.solver.kind == SolverKind::lcp) requireSupportedJoint(*constraint, "addConstraint");
   btDiscreteDynamicsWorld::addConstraint(constraint, disableCollisionsBetweenLinkedBodies);
 }
 

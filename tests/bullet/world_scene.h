@@ -28,6 +28,8 @@ class Scene {
     world_->setGravity(btVector3(0, -9.81, 0));
   }
   ~Scene() {
+    for (auto& joint : joints_)
+      world_->removeConstraint(joint.get());
     for (auto& body : bodies_)
       world_->removeRigidBody(body.get());
   }
@@ -57,6 +59,12 @@ class Scene {
     world_->addRigidBody(body);
     return body;
   }
+  // `joint` (owned from here on) added to the world as btDiscreteDynamicsWorld::addConstraint does.
+  btTypedConstraint* addJoint(btTypedConstraint* joint, bool disableCollisionsBetweenLinkedBodies) {
+    joints_.emplace_back(joint);
+    world_->addConstraint(joint, disableCollisionsBetweenLinkedBodies);
+    return joint;
+  }
   btRigidBody* addGround() {
     return add(new btStaticPlaneShape(btVector3(0, 1, 0), 0), 0, btVector3(0, 0, 0));
   }
@@ -69,6 +77,7 @@ class Scene {
   std::vector<std::unique_ptr<btCollisionShape>> shapes_;
   std::vector<std::unique_ptr<btMotionState>> motionStates_;
   std::vector<std::unique_ptr<btRigidBody>> bodies_;
+  std::vector<std::unique_ptr<btTypedConstraint>> joints_;
 };
 
 inline Config configWith(SolverKind kind) {

@@ -21,8 +21,9 @@ class SceneWorld {
     btRigidBody* body;
   };
 
-  // Every body of `scene` with its shape, mass, inertia, pose, velocities and material, under
-  // the scene's gravity, stepped as `config` says (the scene's own config or an override of it).
+  // Every body of `scene` with its shape, mass, inertia, pose, velocities and material, and every
+  // joint, under the scene's gravity, stepped as `config` says (the scene's own config or an
+  // override of it). Throws carom::Error where the mode refuses a joint (variational mode).
   SceneWorld(const Scene& scene, const Config& config);
   ~SceneWorld();
   SceneWorld(const SceneWorld&) = delete;
@@ -41,8 +42,12 @@ class SceneWorld {
   std::vector<std::unique_ptr<btCollisionShape>> shapes_;
   std::vector<std::unique_ptr<btDefaultMotionState>> motionStates_;
   std::vector<std::unique_ptr<btRigidBody>> bodies_;
+  std::vector<std::unique_ptr<btTypedConstraint>> joints_;
   std::vector<DynamicBody> dynamic_;
   std::map<const btCollisionObject*, std::string> names_;
+
+  btRigidBody& bodyNamed(const std::string& name) const;
+  std::unique_ptr<btTypedConstraint> makeJoint(const SceneJoint& spec) const;
 };
 
 }  // namespace carom::cli

@@ -96,7 +96,9 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
   SolverKind getSolverKind() const { return m_config.solver.kind; }
 
   // Variational mode refuses joints (btTypedConstraint) with carom::Error: the LGVI step has no
-  // bilateral constraint rows. `bullet` mode adds them as the base class does.
+  // bilateral constraint rows yet. lcp mode refuses, naming it, a type carom::ImpactSolver does not
+  // support (requireSupportedJoint) and adds the others; `bullet` mode adds every joint as the
+  // base class does. A null constraint is refused in every mode.
   void addConstraint(btTypedConstraint* constraint,
                      bool disableCollisionsBetweenLinkedBodies = false) override;
 

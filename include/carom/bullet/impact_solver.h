@@ -40,8 +40,32 @@
 //      directions; a patch corner's in the solver) for the next step's warm start, and record the
 //      impact events.
 //
-// Joints (btTypedConstraint) are refused, and so is m_numIterations < 1: solveGroup throws
-// carom::Error before changing anything.
+// Joints (btTypedConstraint): btPoint2PointConstraint, btHingeConstraint, btSliderConstraint,
+// btConeTwistConstraint and btGeneric6DofSpring2Constraint (btFixedConstraint is one) without
+// springs. Each enabled joint's rows are Bullet's own (getInfo1/getInfo2, as Bullet's solver takes
+// them), with Bullet's position bias taken out of their targets: getInfo2 is asked at 1/h and 2/h,
+// and its bias, linear in that rate, is the difference (a stop's bounce and a motor's speed stay).
+//   - stage 3: an impact on a jointed body is resolved on the jointed system: the law is applied
+//     to the contact's inverse mass matrix with the joints' equality rows held
+//     (core::contact::heldInverseMassMatrix, core::impact::contactWithResponse) and its impulse
+//     moves every body the joints join. Exact for one contact by its law; several contacts of
+//     jointed bodies struck in one step are resolved in turn, not by Halm–Posa's model;
+//   - stage 4: the equality rows are solved exactly (a factorization of J M⁻¹ Jᵀ), limit and motor
+//     rows and the contacts by sweeps, in turn with them (core::contact::solveJointsAndContacts;
+//     at most m_numIterations rounds, reported in lastStepWarnings() when it is reached); the
+//     equality rows are then held on positions (SHAKE): the velocities are corrected until the
+//     poses Bullet integrates from them keep the rows' position errors to 1e-10, so a pendulum
+//     neither loses energy to the velocity rows' (ωh)² per step nor gains any. A joint
+//     whose impulse in a row reaches its breaking threshold breaks in that step, which is solved
+//     again without it (stock Bullet caps the row at the threshold instead);
+//   - stage 5: the rows' position errors are removed by moving the bodies (pseudo velocities, as
+//     for the contacts, the equality rows exactly), never through their velocities: a Baumgarte
+//     bias in the velocity target would give the bodies kinetic energy it then keeps. What such a
+//     move lifts against gravity is paid from the island's kinetic energy as for the contacts;
+//   - stage 6: joint feedback (enableFeedback) filled as Bullet's solver fills it, the joint's
+//     applied impulse, and breaking, written once every island is solved (allSolved).
+// Any other joint type, a spring, a soft row (cfm or damping) and m_numIterations < 1 are refused:
+// solveGroup throws carom::Error before changing anything.
 #pragma once
 
 #include <btBulletDynamicsCommon.h>
@@ -80,7 +104,19 @@ namespace detail {
 // feature, for the next step's warm start.
 using PatchImpulses =
     std::map<std::tuple<const btCollisionObject*, const btCollisionObject*, int>, btVector3>;
+
+// What a joint took in a step, written to it once every island is solved.
+struct JointWrite {
+  btTypedConstraint* joint = nullptr;
+  btScalar appliedImpulse = 0;  // the last row's, as Bullet's solver leaves it
+  bool breaks = false;
+  btJointFeedback feedback;  // written when the joint has a feedback record
+};
 }  // namespace detail
+
+// Throws carom::Error naming the joint's type unless carom's lcp mode supports it (see the stages
+// above): `where` starts the message.
+void requireSupportedJoint(const btTypedConstraint& joint, const std::string& where);
 
 class ImpactSolver : public btConstraintSolver {
  public:
@@ -94,6 +130,10 @@ class ImpactSolver : public btConstraintSolver {
   void setMaterial(const btCollisionObject* body, const std::string& name);
   void clearMaterial(const btCollisionObject* body);
 
+  // One line per solve of the last step that stopped at its cap (a joint solve's rounds or
+  // position corrections); empty when every one converged.
+  const std::vector<std::string>& lastStepWarnings() const { return lastStepWarnings_; }
+
   const std::vector<ImpactEvent>& events() const { return events_; }
   void clearEvents() { events_.clear(); }
 
@@ -101,6 +141,8 @@ class ImpactSolver : public btConstraintSolver {
                       int numManifolds, btTypedConstraint** constraints, int numConstraints,
                       const btContactSolverInfo& info, btIDebugDraw* debugDrawer,
                       btDispatcher* dispatcher) override;
+  // Called by Bullet before the step's islands: forgets what a step that threw left pending.
+  void prepareSolve(int numBodies, int numManifolds) override;
   void allSolved(const btContactSolverInfo& info, btIDebugDraw* debugDrawer) override;
   void reset() override;
   // Bullet has no value for a foreign solver; it checks the type only for multibody worlds.
@@ -115,6 +157,8 @@ class ImpactSolver : public btConstraintSolver {
   // The patch corners' impulses held in the previous step (read) and in this one (written).
   detail::PatchImpulses previousPatchImpulses_;
   detail::PatchImpulses patchImpulses_;
+  std::vector<detail::JointWrite> jointWrites_;  // this step's, written by allSolved
+  std::vector<std::string> warnings_, lastStepWarnings_;
 };
 
 }  // namespace carom

@@ -79,15 +79,46 @@ struct SceneBody {
   bool isStatic() const { return mass == 0; }
 };
 
+// A [[joint]] table: one of Bullet's joints between two bodies of the scene, or a body and the
+// world (btTypedConstraint::getFixedBody()), placed where the bodies are at t = 0.
+enum class JointKind { point, hinge, slider, fixed, coneTwist, sixDof };
+const char* toString(JointKind kind);
+
+struct SceneJoint {
+  JointKind kind = JointKind::point;  // point (btPoint2PointConstraint), hinge, slider, fixed
+                                      // (btFixedConstraint), cone_twist, six_dof
+                                      // (btGeneric6DofSpring2Constraint)
+  std::string bodyA;                  // a body's name
+  std::string bodyB;                  // a body's name, or empty for the world
+  btVector3 pivot{0, 0, 0};           // m, world frame at t = 0: the joint's point
+  // Unit, world frame at t = 0: a hinge's axis, a slider's direction, a cone's twist axis (the
+  // joint frame's z for a hinge, its x otherwise); point and fixed joints take none.
+  btVector3 axis{1, 0, 0};
+  bool limited = false;  // hinge (rad) and slider (m): lower ≤ upper
+  double lower = 0, upper = 0;
+  bool motor = false;  // hinge: target speed (rad/s) and largest impulse per step (N m s)
+  double motorSpeed = 0;
+  double motorImpulse = 0;
+  btVector3 swing{0, 0, 0};  // cone_twist: swing spans 1 and 2 and twist span (rad), x unused
+  // six_dof: lower and upper limits of the frame's translation (m) and rotation (rad) per axis;
+  // lower = upper locks an axis, lower > upper frees it (Bullet's convention). Default: locked.
+  btVector3 linearLower{0, 0, 0}, linearUpper{0, 0, 0};
+  btVector3 angularLower{0, 0, 0}, angularUpper{0, 0, 0};
+  bool disableCollisions = true;  // between the two bodies (addConstraint's flag)
+  int line = 0;                   // the [[joint]] line in the scene file, for messages
+};
+
 struct Scene {
   std::string source;  // the file (or "<string>") the scene came from
   WorldSettings world;
   Config config;
   std::vector<SceneBody> bodies;
+  std::vector<SceneJoint> joints;
 
   // Throws carom::Error "SOURCE:LINE: KEY: problem" for malformed TOML, an unknown key, a wrong
-  // type, a missing or out-of-range value, a non-unit quaternion, an undefined material or a
-  // repeated body name.
+  // type, a missing or out-of-range value, a non-unit quaternion, an undefined material, a
+  // repeated body name, or a joint naming no body of the scene, joining a body to itself or two
+  // static bodies.
   static Scene parse(std::string_view text, std::string_view source = "<string>");
   // parse() on a file's contents; throws carom::Error when the file cannot be read.
   static Scene fromFile(const std::string& path);

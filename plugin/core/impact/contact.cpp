@@ -1,6 +1,8 @@
 #include "carom/core/impact/contact.h"
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/QR>
+#include <algorithm>
 #include <cmath>
 
 #include "carom/core/lie.h"
@@ -129,6 +131,34 @@ ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB,
   outcome.energyChange = impulseOnB.dot(kinematics.relativeVelocity) +
                          0.5 * impulseOnB.dot(kinematics.inverseMass * impulseOnB);
   return outcome;
+}
+
+Contact contactWithResponse(const Mat3& inverseMass, const Vec3& relativeVelocity,
+                            const Vec3& normal) {
+  if (!inverseMass.allFinite() ||
+      !(inverseMass - inverseMass.transpose()).isZero(1e-12 * inverseMass.norm()))
+    throw Error("contactWithResponse: the inverse mass matrix must be finite and symmetric");
+  const Eigen::SelfAdjointEigenSolver<Mat3> eigen(inverseMass);
+  const double largest = eigen.eigenvalues()(2);
+  if (!(largest > 0) || eigen.eigenvalues()(0) < -1e-12 * largest)
+    throw Error(
+        "contactWithResponse: the inverse mass matrix must be positive semi-definite and not zero");
+  // B = one body at the origin with 1/m = λ_min and its contact point r = e_min (unit): then
+  // K_B = λ_min I − S J⁻¹ S with S = hat(r), and J⁻¹ = −S K' S, K' = K − λ_min I, gives
+  // −S J⁻¹ S = S² K' S² = K', since S² = r rᵀ − I and K' r = 0.
+  const double smallest = std::max(eigen.eigenvalues()(0), 0.0);
+  const Vec3 r = eigen.eigenvectors().col(0);
+  const Mat3 s = hat(r);
+  const Mat3 rest = inverseMass - smallest * Mat3::Identity();
+  Contact contact;
+  contact.b.inverseMass = smallest;
+  contact.b.inverseInertiaWorld = -s * rest * s;
+  contact.b.inverseInertiaWorld =
+      0.5 * (contact.b.inverseInertiaWorld + contact.b.inverseInertiaWorld.transpose().eval());
+  contact.b.linearVelocity = relativeVelocity;
+  contact.point = r;
+  contact.normal = normal;
+  return contact;
 }
 
 }  // namespace carom::core::impact

@@ -60,6 +60,16 @@ double kineticEnergy(const Contact& contact);
 // velocities, impulse and energyChange.
 ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB);
 
+// A contact whose inverse mass matrix is `inverseMass` (K, symmetric positive semi-definite, not
+// zero; 1/kg) and whose relative velocity is `relativeVelocity` (m/s), along `normal`: A immovable,
+// B one body with 1/m the smallest eigenvalue of K and an inertia that gives the rest. Every
+// single-contact law sees a contact only through K, the relative velocity and the normal (contact
+// space), so a law applied to it gives the law's impulse for any mechanism with that response at
+// its contact: a jointed body, whose K is contact::heldInverseMassMatrix. Throws carom::Error for a
+// K that is not finite, symmetric and positive semi-definite, or is zero.
+Contact contactWithResponse(const Mat3& inverseMass, const Vec3& relativeVelocity,
+                            const Vec3& normal);
+
 // What the laws and solvers need of a contact, computed once and reused.
 struct ContactKinematics {
   Vec3 relativeVelocity;  // Δu⁻, relativeVelocity(contact) (m/s)

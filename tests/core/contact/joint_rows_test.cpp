@@ -1,0 +1,124 @@
+// core::contact joint rows: the exact equality solve (JointSystem), the jointed system's inverse
+// mass at a contact, the contact that reproduces it for the impact laws, and the mixed solve with
+// stops and contacts. Expected values are closed forms of rigid bodies on a pivot.
+#include "carom/core/contact/joint_rows.h"
+
+#include <gtest/gtest.h>
+
+#include "carom/core/impact/law.h"
+#include "carom/error.h"
+
+namespace carom::core::contact {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// A uniform rod of mass m and length 2a along x, centred at the origin: I = m a²/3 about y and z.
+impact::ContactBody rod(double mass, double half) {
+  impact::ContactBody body;
+  body.inverseMass = 1.0 / mass;
+  const double transverse = mass * half * half / 3.0, axial = 1e-3 * transverse;
+  body.inverseInertiaWorld = Vec3(1 / axial, 1 / transverse, 1 / transverse).asDiagonal();
+  return body;
+}
+
+// The three rows of a point joint between body 0's point `arm` (from its centre) and the world:
+// the point's velocity v + ω × arm along each axis, as Bullet writes them (J = [e, arm × e]).
+std::vector<JointRow> pointRows(const Vec3& arm) {
+  std::vector<JointRow> rows;
+  for (int k = 0; k < 3; ++k) {
+    JointRow row;
+    row.bodyA = 0;
+    row.linearA = Vec3::Unit(k);
+    row.angularA = arm.cross(Vec3::Unit(k));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+TEST(JointRows, HoldStopsThePivotExactly) {
+  const std::vector<impact::ContactBody> bodies{rod(2.0, 0.5)};
+  const JointSystem joints(bodies, pointRows(Vec3(-0.5, 0, 0)));
+  std::vector<Vec3> v{Vec3(0.3, -1.0, 0.2)}, w{Vec3(0.1, 0.4, -2.0)};
+  joints.hold(v, w);
+  EXPECT_LT(joints.velocities(v, w).norm(), 1e-15);
+}
+
+// A rod on a pivot at its end struck at its other end by a unit impulse: it turns about the pivot
+// with I_p = 4 m a²/3, so the end's inverse mass across the rod is (2a)²/I_p = 3/m, and along the
+// rod 0 (the pivot holds it); the free rod's would be 4/m across and 1/m along.
+TEST(JointRows, HeldInverseMassIsTheRodOnItsPivots) {
+  const double m = 2.0, a = 0.5;
+  const std::vector<impact::ContactBody> bodies{rod(m, a)};
+  const JointSystem joints(bodies, pointRows(Vec3(-a, 0, 0)));
+  const Mat3 k = heldInverseMassMatrix(bodies, joints, kWorld, 0, Vec3(a, 0, 0));
+  EXPECT_NEAR(k(1, 1), 3.0 / m, 1e-12);
+  EXPECT_NEAR(k(0, 0), 0.0, 1e-12);
+  // The contact the laws see has that K and the relative velocity asked.
+  const impact::Contact contact = impact::contactWithResponse(k, Vec3(0, -1, 0), Vec3(0, 1, 0));
+  EXPECT_LT((impact::inverseMassMatrix(contact) - k).norm(), 1e-12);
+  EXPECT_LT((impact::relativeVelocity(contact) - Vec3(0, -1, 0)).norm(), 1e-15);
+  // An elastic strict map (smooth) reverses the end's speed; the rod then turns at 1 rad/s.
+  const impact::ImpactOutcome outcome = impact::applyLaw(contact, impact::StrictLaw{});
+  std::vector<impact::ContactBody> moved = bodies;
+  moved[0].linearVelocity = Vec3(0, -0.5, 0);  // turning about the pivot at −1 rad/s
+  moved[0].angularVelocity = Vec3(0, 0, -1.0);
+  applyHeldImpulse(moved, joints, kWorld, 0, Vec3(a, 0, 0), outcome.impulse);
+  EXPECT_NEAR(moved[0].angularVelocity.z(), 1.0, 1e-12);
+  EXPECT_NEAR(moved[0].linearVelocity.y(), 0.5, 1e-12);
+  EXPECT_NEAR(outcome.energyChange, 0.0, 1e-12);
+}
+
+// The same three rows twice (a joint repeated): redundant, they share the impulse and still hold.
+TEST(JointRows, RedundantRowsShareTheirImpulse) {
+  const std::vector<impact::ContactBody> bodies{rod(1.0, 0.5)};
+  std::vector<JointRow> rows = pointRows(Vec3(-0.5, 0, 0));
+  const std::vector<JointRow> again = rows;
+  rows.insert(rows.end(), again.begin(), again.end());
+  const JointSystem joints(bodies, rows);
+  std::vector<Vec3> v{Vec3(0, -1, 0)}, w{Vec3::Zero()};
+  const Eigen::VectorXd lambda = joints.hold(v, w);
+  EXPECT_TRUE(lambda.allFinite());
+  EXPECT_LT(joints.velocities(v, w).norm(), 1e-12);
+}
+
+// A rod on its pivot turning onto a stop (a row on its turn that only pushes): the stop ends the
+// turn in one round, through the pivot held.
+TEST(JointRows, AStopOnAPivotedRodEndsItsTurn) {
+  std::vector<impact::ContactBody> bodies{rod(1.0, 0.5)};
+  bodies[0].linearVelocity = Vec3(0, -1.0, 0);  // turning about the pivot (−0.5, 0, 0) at −2 rad/s
+  bodies[0].angularVelocity = Vec3(0, 0, -2.0);
+  const JointSystem joints(bodies, pointRows(Vec3(-0.5, 0, 0)));
+  JointRow stop;
+  stop.bodyA = 0;
+  stop.angularA = Vec3::UnitZ();
+  stop.lower = 0;
+  stop.upper = kInfinity;
+  std::vector<JointRow> bounded{stop};
+  std::vector<PersistentContact> none;
+  Eigen::VectorXd impulses;
+  const JointSolveReport report =
+      solveJointsAndContacts(bodies, joints, Eigen::VectorXd::Zero(3), impulses, bounded, none);
+  EXPECT_TRUE(report.ok());
+  EXPECT_EQ(report.rounds, 1);
+  EXPECT_LT(bodies[0].angularVelocity.norm(), 1e-12);
+  EXPECT_LT(bodies[0].linearVelocity.norm(), 1e-12);
+  EXPECT_LE(report.energyChange, 0.0);
+}
+
+TEST(JointRows, BadRowsAreRefused) {
+  const std::vector<impact::ContactBody> bodies{rod(1.0, 0.5)};
+  JointRow row;
+  row.bodyA = 3;
+  EXPECT_THROW(JointSystem(bodies, {row}), Error);  // index out of range
+  row.bodyA = 0;
+  EXPECT_THROW(JointSystem(bodies, {row}), Error);  // a zero row moves nothing
+  row.linearA = Vec3::UnitX();
+  row.lower = 0;
+  EXPECT_THROW(JointSystem(bodies, {row}), Error);  // not an equality
+  row.lower = 1;
+  EXPECT_THROW(validateRows(bodies, {row}), Error);  // must push however it moves
+}
+
+}  // namespace
+}  // namespace carom::core::contact
