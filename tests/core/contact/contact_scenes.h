@@ -1,10 +1,13 @@
 // Contact problems shared by the persistent-contact solver's tests: a box on the ground, a tower
-// of boxes and a heavy block on a light one, each with its bodies and contacts.
+// of boxes, a heavy block on a light one and random stacks, each with its bodies and contacts.
 #pragma once
+
+#include <gtest/gtest.h>
 
 #include <vector>
 
 #include "carom/core/contact/persistent_contact.h"
+#include "support/random.h"
 
 namespace carom::core::contact::test_scenes {
 
@@ -104,5 +107,45 @@ struct HeavyOnLight {
     contacts = {ground, between};
   }
 };
+
+// Three random bodies pressed into each other and the ground at five random points, random
+// normals and friction: badly conditioned, often redundant problems.
+struct RandomStack {
+  std::vector<ContactBody> bodies;
+  std::vector<PersistentContact> contacts;
+  explicit RandomStack(test::Random& random) : bodies(3) {
+    for (ContactBody& b : bodies) {
+      const MassProperties mp = random.body();
+      const Mat3 R = random.rotation();
+      b.inverseMass = mp.inverseMass();
+      b.inverseInertiaWorld = R * mp.inverseInertia() * R.transpose();
+      b.centerOfMass = random.vector(1.0);
+      b.linearVelocity = random.vector(1.0);
+      b.angularVelocity = random.vector(1.0);
+    }
+    for (int k = 0; k < 5; ++k) {
+      PersistentContact c;
+      c.bodyA = k < 2 ? kWorld : static_cast<int>(random.uniform(0, 2.999));
+      c.bodyB =
+          (c.bodyA == kWorld) ? static_cast<int>(random.uniform(0, 2.999)) : (c.bodyA + 1) % 3;
+      c.point = random.vector(1.0);
+      c.normal = random.unitVector();
+      c.friction = random.uniform(0.0, 1.0);
+      contacts.push_back(c);
+    }
+  }
+};
+
+// A random stack's solution: no energy gained, no contact approaching, every impulse in its cone.
+inline void expectContactConditions(const PersistentContactReport& report,
+                                    const std::vector<PersistentContact>& contacts, int trial) {
+  EXPECT_LE(report.energyChange, 1e-12) << trial;
+  EXPECT_LE(report.penetrationRate, 1e-8) << trial;
+  for (const PersistentContact& c : contacts) {
+    const double pn = c.normal.dot(c.impulse);
+    EXPECT_GE(pn, -1e-14) << trial;
+    EXPECT_LE((c.impulse - pn * c.normal).norm(), c.friction * pn + 1e-10) << trial;
+  }
+}
 
 }  // namespace carom::core::contact::test_scenes
