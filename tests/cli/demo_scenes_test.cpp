@@ -131,7 +131,8 @@ TEST(DemoScenes, DominoChainTopplesInLcpMode) {
 }
 
 // The slowest test of the suite: the variational world takes about 10 s of a Release build for
-// these 1.6 s, most of it once several dominoes lean on each other (README, "Known failures").
+// these 1.6 s, most of it once several dominoes lean on each other (docs/modes.md, the limits
+// table: slow in busy scenes).
 TEST(DemoScenes, DominoChainTopplesInVariationalMode) {
   expectAllToppled(SolverKind::variational);
 }
