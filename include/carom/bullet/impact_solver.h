@@ -82,56 +82,56 @@
 namespace carom {
 
 struct ImpactSolverSettings {
-  // A contact is an impact when it approaches faster than this (m/s) before the step's force
-  // kick. Default 0.05 m/s: well above what the contact LCP leaves at a resting contact (its
-  // tolerance is 1e-12 m/s), and a bounce slower than it would rise e²·0.13 mm at most. Bullet's
-  // own threshold (m_restitutionVelocityThreshold, 0.2 m/s) is measured after the kick and so
-  // must exceed g·h; this one need not, since the kick never counts.
+  /// A contact is an impact when it approaches faster than this (m/s) before the step's force
+  /// kick. Default 0.05 m/s: well above what the contact LCP leaves at a resting contact (its
+  /// tolerance is 1e-12 m/s), and a bounce slower than it would rise e²·0.13 mm at most. Bullet's
+  /// own threshold (m_restitutionVelocityThreshold, 0.2 m/s) is measured after the kick and so
+  /// must exceed g·h; this one need not, since the kick never counts.
   double restingThreshold = 0.05;
-  // Penetration (m) left alone by the drift correction, so that resting contacts stay in the
-  // manifold instead of flickering. Default 1e-4 m.
+  /// Penetration (m) left alone by the drift correction, so that resting contacts stay in the
+  /// manifold instead of flickering. Default 1e-4 m.
   double allowedPenetration = 1e-4;
-  // Fraction of the remaining penetration removed per step (dimensionless, (0, 1]). Default 0.2,
-  // Bullet's erp2: the correction spreads over a few steps and stacks settle without popping.
+  /// Fraction of the remaining penetration removed per step (dimensionless, (0, 1]). Default 0.2,
+  /// Bullet's erp2: the correction spreads over a few steps and stacks settle without popping.
   double driftCorrection = 0.2;
-  // Projected Gauss–Seidel sweeps of the drift correction. Default 10, Bullet's m_numIterations.
+  /// Projected Gauss–Seidel sweeps of the drift correction. Default 10, Bullet's m_numIterations.
   int driftIterations = 10;
 };
 
 namespace detail {
-// The impulses (N s, on B) of contact points that no manifold point stores (a smooth shape's patch
-// corners, plugin/bullet/impact_solver_island.h), by the pair's two objects and the point's
-// feature, for the next step's warm start.
+/// The impulses (N s, on B) of contact points that no manifold point stores (a smooth shape's patch
+/// corners, plugin/bullet/impact_solver_island.h), by the pair's two objects and the point's
+/// feature, for the next step's warm start.
 using PatchImpulses =
     std::map<std::tuple<const btCollisionObject*, const btCollisionObject*, int>, btVector3>;
 
-// What a joint took in a step, written to it once every island is solved.
+/// What a joint took in a step, written to it once every island is solved.
 struct JointWrite {
   btTypedConstraint* joint = nullptr;
-  btScalar appliedImpulse = 0;  // the last row's, as Bullet's solver leaves it
+  btScalar appliedImpulse = 0;  ///< the last row's, as Bullet's solver leaves it
   bool breaks = false;
-  btJointFeedback feedback;  // written when the joint has a feedback record
+  btJointFeedback feedback;  ///< written when the joint has a feedback record
 };
 }  // namespace detail
 
-// Throws carom::Error naming the joint's type unless carom's lcp mode supports it (see the stages
-// above): `where` starts the message.
+/// Throws carom::Error naming the joint's type unless carom's lcp mode supports it (see the stages
+/// above): `where` starts the message.
 void requireSupportedJoint(const btTypedConstraint& joint, const std::string& where);
 
 class ImpactSolver : public btConstraintSolver {
  public:
   explicit ImpactSolver(Config config = Config(), ImpactSolverSettings settings = {});
 
-  // Gives `body` the config's material `name`. Throws carom::Error for a null body or an
-  // undefined name, changing nothing. Contacts between two such bodies use
-  // config.material(a, b); a body with a material against one without uses its own material;
-  // two bodies without use Bullet's combined m_restitution and m_friction (the manifold point's,
-  // both products by default) as a Newton material, the law stock Bullet applies.
+  /// Gives `body` the config's material `name`. Throws carom::Error for a null body or an
+  /// undefined name, changing nothing. Contacts between two such bodies use
+  /// config.material(a, b); a body with a material against one without uses its own material;
+  /// two bodies without use Bullet's combined m_restitution and m_friction (the manifold point's,
+  /// both products by default) as a Newton material, the law stock Bullet applies.
   void setMaterial(const btCollisionObject* body, const std::string& name);
   void clearMaterial(const btCollisionObject* body);
 
-  // One line per solve of the last step that stopped at its cap (a joint solve's rounds or
-  // position corrections); empty when every one converged.
+  /// One line per solve of the last step that stopped at its cap (a joint solve's rounds or
+  /// position corrections); empty when every one converged.
   const std::vector<std::string>& lastStepWarnings() const { return lastStepWarnings_; }
 
   const std::vector<ImpactEvent>& events() const { return events_; }
@@ -141,11 +141,11 @@ class ImpactSolver : public btConstraintSolver {
                       int numManifolds, btTypedConstraint** constraints, int numConstraints,
                       const btContactSolverInfo& info, btIDebugDraw* debugDrawer,
                       btDispatcher* dispatcher) override;
-  // Called by Bullet before the step's islands: forgets what a step that threw left pending.
+  /// Called by Bullet before the step's islands: forgets what a step that threw left pending.
   void prepareSolve(int numBodies, int numManifolds) override;
   void allSolved(const btContactSolverInfo& info, btIDebugDraw* debugDrawer) override;
   void reset() override;
-  // Bullet has no value for a foreign solver; it checks the type only for multibody worlds.
+  /// Bullet has no value for a foreign solver; it checks the type only for multibody worlds.
   btConstraintSolverType getSolverType() const override { return BT_SEQUENTIAL_IMPULSE_SOLVER; }
 
  private:
@@ -153,11 +153,11 @@ class ImpactSolver : public btConstraintSolver {
   ImpactSolverSettings settings_;
   std::unordered_map<const btCollisionObject*, std::string> materials_;
   std::vector<ImpactEvent> events_;
-  double time_ = 0.0;  // start of the current step (s)
-  // The patch corners' impulses held in the previous step (read) and in this one (written).
+  double time_ = 0.0;  ///< start of the current step (s)
+  ///< The patch corners' impulses held in the previous step (read) and in this one (written).
   detail::PatchImpulses previousPatchImpulses_;
   detail::PatchImpulses patchImpulses_;
-  std::vector<detail::JointWrite> jointWrites_;  // this step's, written by allSolved
+  std::vector<detail::JointWrite> jointWrites_;  ///< this step's, written by allSolved
   std::vector<std::string> warnings_, lastStepWarnings_;
 };
 

@@ -13,13 +13,13 @@ static_assert(sizeof(btScalar) == sizeof(double),
 
 namespace carom::detail {
 
-// Defined in carom's library next to a reference to a Bullet function whose mangled name holds
-// the precision (btRigidBody::applyDamping(double)). Every translation unit that includes a carom
-// Bullet header refers to it, so linking carom with float Bullet libraries fails with an undefined
-// reference instead of running wrong.
+/// Defined in carom's library next to a reference to a Bullet function whose mangled name holds
+/// the precision (btRigidBody::applyDamping(double)). Every translation unit that includes a carom
+/// Bullet header refers to it, so linking carom with float Bullet libraries fails with an undefined
+/// reference instead of running wrong.
 extern const int kDoublePrecisionBulletAnchor;
 
-// [[gnu::used]] keeps the reference even in translation units that call nothing from carom.
+/// [[gnu::used]] keeps the reference even in translation units that call nothing from carom.
 [[gnu::used]] static const int* const kDoublePrecisionBulletCheck = &kDoublePrecisionBulletAnchor;
 
 }  // namespace carom::detail

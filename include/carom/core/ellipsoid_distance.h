@@ -8,19 +8,19 @@
 namespace carom::core {
 
 struct EllipsoidDistance {
-  double distance = 0.0;             // signed (m): > 0 outside, < 0 inside (minus the depth)
-  Vec3 closestPoint = Vec3::Zero();  // on the surface (m), the ellipsoid's frame
-  Vec3 normal = Vec3::UnitZ();       // unit outward surface normal there
+  double distance = 0.0;             ///< signed (m): > 0 outside, < 0 inside (minus the depth)
+  Vec3 closestPoint = Vec3::Zero();  ///< on the surface (m), the ellipsoid's frame
+  Vec3 normal = Vec3::UnitZ();       ///< unit outward surface normal there
 };
 
-// The solid ellipsoid {x : Σ (xᵢ / aᵢ)² ≤ 1} (semi-axes a, m) and a point y in its frame. The
-// closest surface point is x = (aᵢ² yᵢ / (aᵢ² + t))ᵢ, t the root of Σ (aᵢ yᵢ / (aᵢ² + t))² = 1
-// above −a_min² (Eberly, "Distance from a point to an ellipse, an ellipsoid, or a hyperellipsoid",
-// 2013), found by Newton's method from below, where the function is decreasing and convex so that
-// every iterate stays below the root. A point inside on the plane of the shortest axis, closer to
-// the centre than that equation has a root for, has its closest point off that plane (Eberly's
-// special case). Throws carom::Error for a semi-axis that is not finite and positive or a point
-// that is not finite.
+/// The solid ellipsoid {x : Σ (xᵢ / aᵢ)² ≤ 1} (semi-axes a, m) and a point y in its frame. The
+/// closest surface point is x = (aᵢ² yᵢ / (aᵢ² + t))ᵢ, t the root of Σ (aᵢ yᵢ / (aᵢ² + t))² = 1
+/// above −a_min² (Eberly, "Distance from a point to an ellipse, an ellipsoid, or a hyperellipsoid",
+/// 2013), found by Newton's method from below, where the function is decreasing and convex so that
+/// every iterate stays below the root. A point inside on the plane of the shortest axis, closer to
+/// the centre than that equation has a root for, has its closest point off that plane (Eberly's
+/// special case). Throws carom::Error for a semi-axis that is not finite and positive or a point
+/// that is not finite.
 EllipsoidDistance ellipsoidDistance(const Vec3& semiAxes, const Vec3& point);
 
 }  // namespace carom::core

@@ -15,16 +15,16 @@
 namespace carom::core {
 
 enum class TranLeokCase {
-  kI,    // triaxial ellipsoid, horizontal plane
-  kII,   // the same ellipsoid, plane tilted by 2° about the y-axis
-  kIII,  // union of two ellipsoids, horizontal plane
-  kIV,   // ε-rounded cube, horizontal plane
+  kI,    ///< triaxial ellipsoid, horizontal plane
+  kII,   ///< the same ellipsoid, plane tilted by 2° about the y-axis
+  kIII,  ///< union of two ellipsoids, horizontal plane
+  kIV,   ///< ε-rounded cube, horizontal plane
 };
 
 inline constexpr std::array<TranLeokCase, 4> kTranLeokCases = {
     TranLeokCase::kI, TranLeokCase::kII, TranLeokCase::kIII, TranLeokCase::kIV};
 
-// Standard gravity of the paper (m/s²), acting along −e3 in every case.
+/// Standard gravity of the paper (m/s²), acting along −e3 in every case.
 inline constexpr double kTranLeokGravity = 9.80665;
 
 struct TranLeokSetup {
@@ -33,14 +33,14 @@ struct TranLeokSetup {
   std::shared_ptr<const Shape> shape;
   Plane plane;
   ExternalLoad load;
-  BodyState initial;  // x₀ = (0,0,10), γ₀ = (2,2,10), Π₀ = (4,−4,4), R₀ = I
+  BodyState initial;  ///< x₀ = (0,0,10), γ₀ = (2,2,10), Π₀ = (4,−4,4), R₀ = I
 };
 
-// The case's parameters verbatim from the paper (Case III: the paper's centre offset and the
-// symmetrised inertia, digest §6.1).
+/// The case's parameters verbatim from the paper (Case III: the paper's centre offset and the
+/// symmetrised inertia, digest §6.1).
 TranLeokSetup tranLeokSetup(TranLeokCase which);
 
-// The case's Algorithm 5.2 integrator with the given settings (the paper's h = 0.01 by default).
+/// The case's Algorithm 5.2 integrator with the given settings (the paper's h = 0.01 by default).
 CollisionIntegrator tranLeokIntegrator(const TranLeokSetup& setup,
                                        const CollisionIntegratorSettings& settings = {});
 

@@ -31,109 +31,109 @@
 namespace carom::core::contact {
 
 struct JointRow {
-  int bodyA = kWorld;  // index into the body list, or kWorld
+  int bodyA = kWorld;  ///< index into the body list, or kWorld
   int bodyB = kWorld;
-  Vec3 linearA = Vec3::Zero();   // the row's Jacobian (dimensionless for a linear row, m for an
-  Vec3 angularA = Vec3::Zero();  // angular part of a linear one; an angular row has 0 and a unit
-  Vec3 linearB = Vec3::Zero();   // axis), Bullet's m_J1linearAxis, m_J1angularAxis, m_J2…
+  Vec3 linearA = Vec3::Zero();   ///< the row's Jacobian (dimensionless for a linear row, m for an
+  Vec3 angularA = Vec3::Zero();  ///< angular part of a linear one; an angular row has 0 and a unit
+  Vec3 linearB = Vec3::Zero();   ///< axis), Bullet's m_J1linearAxis, m_J1angularAxis, m_J2…
   Vec3 angularB = Vec3::Zero();
-  double target = 0.0;                                      // the row velocity held (m/s or rad/s)
-  double lower = -std::numeric_limits<double>::infinity();  // impulse bounds (N s or N m s)
+  double target = 0.0;  ///< the row velocity held (m/s or rad/s)
+  double lower = -std::numeric_limits<double>::infinity();  ///< impulse bounds (N s or N m s)
   double upper = std::numeric_limits<double>::infinity();
-  double impulse = 0.0;  // the solution on output (the solve starts from 0)
+  double impulse = 0.0;  ///< the solution on output (the solve starts from 0)
 
-  bool isEquality() const;  // lower = −∞ and upper = +∞
+  bool isEquality() const;  ///< lower = −∞ and upper = +∞
 };
 
-// J M⁻¹ Jᵀ of one row (1/kg, or 1/(kg m²) for an angular row): the change of its velocity per unit
-// impulse along it. Zero where no body's motion changes the row.
+/// J M⁻¹ Jᵀ of one row (1/kg, or 1/(kg m²) for an angular row): the change of its velocity per unit
+/// impulse along it. Zero where no body's motion changes the row.
 double inverseMassOf(const std::vector<impact::ContactBody>& bodies, const JointRow& row);
 
-// Throws carom::Error naming the row for a body index out of range, a row between a body and
-// itself, a non-finite Jacobian or target, a NaN bound, lower > upper, lower > 0 or upper < 0
-// (a row that must push however it moves), or a row that no body's motion can change.
+/// Throws carom::Error naming the row for a body index out of range, a row between a body and
+/// itself, a non-finite Jacobian or target, a NaN bound, lower > upper, lower > 0 or upper < 0
+/// (a row that must push however it moves), or a row that no body's motion can change.
 void validateRows(const std::vector<impact::ContactBody>& bodies,
                   const std::vector<JointRow>& rows);
 
-// The exact solve of a set of equality rows on fixed bodies (their masses and inertias; the
-// velocities are passed to each call). The factorization is of A = J M⁻¹ Jᵀ, with pivots below
-// kRedundantPivot of the largest treated as zero: redundant rows (a closed loop, two joints that
-// fix the same freedom) then share their impulse instead of making the solve singular.
+/// The exact solve of a set of equality rows on fixed bodies (their masses and inertias; the
+/// velocities are passed to each call). The factorization is of A = J M⁻¹ Jᵀ, with pivots below
+/// kRedundantPivot of the largest treated as zero: redundant rows (a closed loop, two joints that
+/// fix the same freedom) then share their impulse instead of making the solve singular.
 class JointSystem {
  public:
-  // Relative pivot below which a row is redundant (dimensionless): 1e-12, far above round-off of
-  // A's entries (1e-16 relative) and far below any row a joint of sane masses gives.
+  /// Relative pivot below which a row is redundant (dimensionless): 1e-12, far above round-off of
+  /// A's entries (1e-16 relative) and far below any row a joint of sane masses gives.
   static constexpr double kRedundantPivot = 1e-12;
 
-  // The rows must be equalities (JointRow::isEquality); `rows` is validated as validateRows does.
+  /// The rows must be equalities (JointRow::isEquality); `rows` is validated as validateRows does.
   JointSystem(const std::vector<impact::ContactBody>& bodies, std::vector<JointRow> rows);
 
   bool empty() const { return rows_.empty(); }
   const std::vector<JointRow>& rows() const { return rows_; }
 
-  // Changes the velocities (indexed like the bodies) by the row impulses λ that bring every row's
-  // velocity to `targets` (one per row) and returns λ. A redundant row's target is met as far as
-  // the others allow.
+  /// Changes the velocities (indexed like the bodies) by the row impulses λ that bring every row's
+  /// velocity to `targets` (one per row) and returns λ. A redundant row's target is met as far as
+  /// the others allow.
   Eigen::VectorXd hold(std::vector<Vec3>& linear, std::vector<Vec3>& angular,
                        const Eigen::VectorXd& targets) const;
-  // The same with every row held at its own `target`.
+  /// The same with every row held at its own `target`.
   Eigen::VectorXd hold(std::vector<Vec3>& linear, std::vector<Vec3>& angular) const;
 
-  // The rows' velocities J·u.
+  /// The rows' velocities J·u.
   Eigen::VectorXd velocities(const std::vector<Vec3>& linear,
                              const std::vector<Vec3>& angular) const;
 
-  // Applies the impulse λ_i along each row i to the velocities (Δv = M⁻¹Jᵀλ).
+  /// Applies the impulse λ_i along each row i to the velocities (Δv = M⁻¹Jᵀλ).
   void apply(const Eigen::VectorXd& lambda, std::vector<Vec3>& linear,
              std::vector<Vec3>& angular) const;
 
  private:
-  std::vector<impact::ContactBody> bodies_;  // masses and inertias only are read
+  std::vector<impact::ContactBody> bodies_;  ///< masses and inertias only are read
   std::vector<JointRow> rows_;
   Eigen::LDLT<Eigen::MatrixXd> delassus_;
-  double pivotFloor_ = 0.0;  // kRedundantPivot × the largest pivot
+  double pivotFloor_ = 0.0;  ///< kRedundantPivot × the largest pivot
 };
 
-// The inverse mass matrix K (1/kg) at a contact between bodies a and b (indices or kWorld) at
-// `point` when the bodies are held by `joints`: the change of the relative velocity of B's
-// material point minus A's per unit impulse on B (and its opposite on A), with the joint rows'
-// velocities kept as they were. Symmetric positive semi-definite; for bodies without joints it
-// is impact::inverseMassMatrix.
+/// The inverse mass matrix K (1/kg) at a contact between bodies a and b (indices or kWorld) at
+/// `point` when the bodies are held by `joints`: the change of the relative velocity of B's
+/// material point minus A's per unit impulse on B (and its opposite on A), with the joint rows'
+/// velocities kept as they were. Symmetric positive semi-definite; for bodies without joints it
+/// is impact::inverseMassMatrix.
 Mat3 heldInverseMassMatrix(const std::vector<impact::ContactBody>& bodies,
                            const JointSystem& joints, int a, int b, const Vec3& point);
 
-// Applies the impulse on B at `point` (−impulse on A) to the bodies' velocities with the joint
-// rows' velocities kept as they were: the jointed system's response to a contact impulse.
+/// Applies the impulse on B at `point` (−impulse on A) to the bodies' velocities with the joint
+/// rows' velocities kept as they were: the jointed system's response to a contact impulse.
 void applyHeldImpulse(std::vector<impact::ContactBody>& bodies, const JointSystem& joints, int a,
                       int b, const Vec3& point, const Vec3& impulse);
 
 struct JointSolveSettings {
-  // Cap on the rounds of the block Gauss–Seidel (contacts by the contact solver, equality rows
-  // exactly, limit and motor rows by one projected sweep); reaching it is reported as
-  // kIterationLimit, the velocities then the last round's, with the equality rows held exactly.
-  // Default 10, Bullet's solver iterations.
+  /// Cap on the rounds of the block Gauss–Seidel (contacts by the contact solver, equality rows
+  /// exactly, limit and motor rows by one projected sweep); reaching it is reported as
+  /// kIterationLimit, the velocities then the last round's, with the equality rows held exactly.
+  /// Default 10, Bullet's solver iterations.
   int maxRounds = 10;
-  // Converged when no body's velocity changed by more than this over a round, |Δv| + |Δω|
-  // (m/s + rad/s: the bodies' sizes are of order a metre or less, where a turn's speed at the
-  // surface is at most |Δω|). Default 1e-10.
+  /// Converged when no body's velocity changed by more than this over a round, |Δv| + |Δω|
+  /// (m/s + rad/s: the bodies' sizes are of order a metre or less, where a turn's speed at the
+  /// surface is at most |Δω|). Default 1e-10.
   double tolerance = 1e-10;
-  // The contact solver's settings for each round (its sweeps per round).
+  /// The contact solver's settings for each round (its sweeps per round).
   PersistentContactSettings contacts;
 };
 
 struct JointSolveReport {
   PersistentContactStatus status = PersistentContactStatus::kConverged;
   int rounds = 0;
-  double energyChange = 0.0;  // kinetic energy after minus before (J)
-  std::string message;        // why status is not kConverged; empty when it is
+  double energyChange = 0.0;  ///< kinetic energy after minus before (J)
+  std::string message;        ///< why status is not kConverged; empty when it is
   bool ok() const { return status == PersistentContactStatus::kConverged; }
 };
 
-// Solves the joint rows (the equalities of `joints`, held at `equalityTargets`, one per row, and
-// the bounded rows `bounded`, whose impulses are written) and the contacts together, and updates
-// the bodies' velocities, the equality rows' impulses (`equalityImpulses`) and the contacts'
-// impulses (warm-started as in solvePersistentContacts). Throws carom::Error for invalid rows or
-// contacts, changing nothing.
+/// Solves the joint rows (the equalities of `joints`, held at `equalityTargets`, one per row, and
+/// the bounded rows `bounded`, whose impulses are written) and the contacts together, and updates
+/// the bodies' velocities, the equality rows' impulses (`equalityImpulses`) and the contacts'
+/// impulses (warm-started as in solvePersistentContacts). Throws carom::Error for invalid rows or
+/// contacts, changing nothing.
 JointSolveReport solveJointsAndContacts(std::vector<impact::ContactBody>& bodies,
                                         const JointSystem& joints,
                                         const Eigen::VectorXd& equalityTargets,

@@ -24,52 +24,52 @@
 
 namespace carom::core::contact {
 
-// Index of "the world": an immovable body that need not be listed.
+/// Index of "the world": an immovable body that need not be listed.
 inline constexpr int kWorld = -1;
 
 struct PersistentContact {
-  int bodyA = kWorld;  // index into the body list, or kWorld
+  int bodyA = kWorld;  ///< index into the body list, or kWorld
   int bodyB = kWorld;
-  Vec3 point = Vec3::Zero();    // world frame (m)
-  Vec3 normal = Vec3::UnitZ();  // unit, from A into B
-  double friction = 0.0;        // μ ≥ 0
-  double approach = 0.0;        // c ≥ 0: the normal speed at which it may still close (m/s)
-  Vec3 impulse = Vec3::Zero();  // warm start on input (N s, on B); the solution on output
+  Vec3 point = Vec3::Zero();    ///< world frame (m)
+  Vec3 normal = Vec3::UnitZ();  ///< unit, from A into B
+  double friction = 0.0;        ///< μ ≥ 0
+  double approach = 0.0;        ///< c ≥ 0: the normal speed at which it may still close (m/s)
+  Vec3 impulse = Vec3::Zero();  ///< warm start on input (N s, on B); the solution on output
 };
 
 struct PersistentContactSettings {
-  // Sweep cap; reaching it is reported as kIterationLimit (the velocities are still the sweep's,
-  // which never gain energy). Default 200.
+  /// Sweep cap; reaching it is reported as kIterationLimit (the velocities are still the sweep's,
+  /// which never gain energy). Default 200.
   int maxIterations = 200;
-  // Converged when no contact's relative velocity changed by more than this over a sweep (m/s).
-  // Velocities, not impulses: where contacts are redundant (a box on four corners) the impulses
-  // have a null space that Gauss–Seidel drifts along slowly while the motion has converged.
-  // A sweep skips a contact whose last solve left it as it was while its relative velocity has
-  // since changed by at most this: a warm start that is the solution away from a disturbance costs
-  // sweeps only near it. Default 1e-12 m/s.
+  /// Converged when no contact's relative velocity changed by more than this over a sweep (m/s).
+  /// Velocities, not impulses: where contacts are redundant (a box on four corners) the impulses
+  /// have a null space that Gauss–Seidel drifts along slowly while the motion has converged.
+  /// A sweep skips a contact whose last solve left it as it was while its relative velocity has
+  /// since changed by at most this: a warm start that is the solution away from a disturbance costs
+  /// sweeps only near it. Default 1e-12 m/s.
   double tolerance = 1e-12;
-  // Stall window: the solve stops, reported as kStalled, when the largest change of a contact's
-  // relative velocity over a sweep has not fallen by 1 % in this many sweeps. Gauss–Seidel
-  // converges linearly; at that pace (a rate above 0.99998 per sweep for 512) it needs more than
-  // 50 000 sweeps per factor e still to go, far beyond any useful cap. Where contacts are nearly
-  // redundant (a body on the ground and on a thin plate lying there) it does not move at all: in a
-  // bin of 300 bodies such solves sat at one change for thousands of sweeps up to the cap
-  // (measured). The velocities are then the sweep's, as at the cap. A cold ten-level pyramid of
-  // boxes, whose largest change wanders for hundreds of sweeps, stalls too in its first steps; it
-  // converges over the next steps from their warm starts, at the same cost over 120 steps as with
-  // the cap alone (measured). Default 512.
+  /// Stall window: the solve stops, reported as kStalled, when the largest change of a contact's
+  /// relative velocity over a sweep has not fallen by 1 % in this many sweeps. Gauss–Seidel
+  /// converges linearly; at that pace (a rate above 0.99998 per sweep for 512) it needs more than
+  /// 50 000 sweeps per factor e still to go, far beyond any useful cap. Where contacts are nearly
+  /// redundant (a body on the ground and on a thin plate lying there) it does not move at all: in a
+  /// bin of 300 bodies such solves sat at one change for thousands of sweeps up to the cap
+  /// (measured). The velocities are then the sweep's, as at the cap. A cold ten-level pyramid of
+  /// boxes, whose largest change wanders for hundreds of sweeps, stalls too in its first steps; it
+  /// converges over the next steps from their warm starts, at the same cost over 120 steps as with
+  /// the cap alone (measured). Default 512.
   int stallSweeps = 512;
-  // Conjugate-gradient momentum after each sweep (NNCG, see the source): loads reach the bottom of
-  // a stack in a third of the sweeps or fewer. Its bookkeeping is work over every contact that
-  // changed in the last sweeps, which costs more than it saves where a disturbance spreads a little
-  // over a large warm-started island. Default on.
+  /// Conjugate-gradient momentum after each sweep (NNCG, see the source): loads reach the bottom of
+  /// a stack in a third of the sweeps or fewer. Its bookkeeping is work over every contact that
+  /// changed in the last sweeps, which costs more than it saves where a disturbance spreads a
+  /// little over a large warm-started island. Default on.
   bool momentum = true;
-  // Subspace minimisations a solve may try (PGS-SM, see the source): after 8, 16, 32, … sweeps,
-  // while unconverged, the rows the sweeps have made active (pressed contacts, sticking or
-  // sliding) are solved at once by conjugate gradients, and the sweeps go on from there; kept
-  // where it lowers the kinetic energy, else undone and not tried again in the solve. Where loads
-  // travel down a pile Gauss–Seidel needs thousands of sweeps and this a few solves. Default 0:
-  // plain Gauss–Seidel.
+  /// Subspace minimisations a solve may try (PGS-SM, see the source): after 8, 16, 32, … sweeps,
+  /// while unconverged, the rows the sweeps have made active (pressed contacts, sticking or
+  /// sliding) are solved at once by conjugate gradients, and the sweeps go on from there; kept
+  /// where it lowers the kinetic energy, else undone and not tried again in the solve. Where loads
+  /// travel down a pile Gauss–Seidel needs thousands of sweeps and this a few solves. Default 0:
+  /// plain Gauss–Seidel.
   int subspaceSolves = 0;
 };
 
@@ -78,21 +78,21 @@ const char* toString(PersistentContactStatus status);
 
 struct PersistentContactReport {
   PersistentContactStatus status = PersistentContactStatus::kConverged;
-  int iterations = 0;         // sweeps taken
-  int subspaceSolves = 0;     // subspace minimisations kept (settings.subspaceSolves)
-  double energyChange = 0.0;  // kinetic energy after minus before (J), ≤ 0
-  // Max over contacts of −(u_n⁺ + c) (m/s) after the solve, ≤ 0 ideally.
+  int iterations = 0;         ///< sweeps taken
+  int subspaceSolves = 0;     ///< subspace minimisations kept (settings.subspaceSolves)
+  double energyChange = 0.0;  ///< kinetic energy after minus before (J), ≤ 0
+  ///< Max over contacts of −(u_n⁺ + c) (m/s) after the solve, ≤ 0 ideally.
   double penetrationRate = 0;
-  // The contact of penetrationRate where it is above 0, else −1.
+  /// The contact of penetrationRate where it is above 0, else −1.
   int penetratingContact = -1;
   std::string message;
   bool ok() const { return status == PersistentContactStatus::kConverged; }
 };
 
-// Solves the contacts and updates the bodies' velocities and the contacts' impulses in place.
-// Throws carom::Error naming the contact for an index out of range, a contact between the world
-// and itself or a body and itself, a non-unit normal, a negative or non-finite μ or c, or an
-// invalid body (impact::validateContact); nothing is changed then.
+/// Solves the contacts and updates the bodies' velocities and the contacts' impulses in place.
+/// Throws carom::Error naming the contact for an index out of range, a contact between the world
+/// and itself or a body and itself, a non-unit normal, a negative or non-finite μ or c, or an
+/// invalid body (impact::validateContact); nothing is changed then.
 PersistentContactReport solvePersistentContacts(std::vector<impact::ContactBody>& bodies,
                                                 std::vector<PersistentContact>& contacts,
                                                 const PersistentContactSettings& settings = {});

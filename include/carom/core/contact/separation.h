@@ -10,9 +10,9 @@
 
 namespace carom::core::contact {
 
-// One overlap to open: `speed` (m/s, ≥ 0) is the normal pseudo speed at which B must leave A at
-// `point` along `normal` (unit, from A into B). Bodies index the list given to
-// separationVelocities, or kWorld (persistent_contact.h) for an immovable one.
+/// One overlap to open: `speed` (m/s, ≥ 0) is the normal pseudo speed at which B must leave A at
+/// `point` along `normal` (unit, from A into B). Bodies index the list given to
+/// separationVelocities, or kWorld (persistent_contact.h) for an immovable one.
 struct Separation {
   int bodyA;
   int bodyB;
@@ -22,15 +22,15 @@ struct Separation {
 };
 
 struct PseudoVelocity {
-  Vec3 linear = Vec3::Zero();   // m/s, world frame
-  Vec3 angular = Vec3::Zero();  // rad/s, world frame
+  Vec3 linear = Vec3::Zero();   ///< m/s, world frame
+  Vec3 angular = Vec3::Zero();  ///< rad/s, world frame
 };
 
-// Projected Gauss–Seidel over the rows, `sweeps` sweeps (≥ 1): non-negative normal impulses on
-// the bodies' masses and inertias (their velocities are not read) such that each row separates at
-// its speed or more. Returns a pseudo velocity per body. Throws carom::Error for a body index out
-// of range, a row between a body and itself, a non-unit normal, a negative or non-finite speed,
-// or sweeps < 1.
+/// Projected Gauss–Seidel over the rows, `sweeps` sweeps (≥ 1): non-negative normal impulses on
+/// the bodies' masses and inertias (their velocities are not read) such that each row separates at
+/// its speed or more. Returns a pseudo velocity per body. Throws carom::Error for a body index out
+/// of range, a row between a body and itself, a non-unit normal, a negative or non-finite speed,
+/// or sweeps < 1.
 std::vector<PseudoVelocity> separationVelocities(const std::vector<impact::ContactBody>& bodies,
                                                  const std::vector<Separation>& rows, int sweeps);
 

@@ -21,29 +21,29 @@
 namespace carom::core::impact {
 
 struct ClassicalParameters {
-  // e ∈ [0, 1] (dimensionless). Newton: v_n⁺ = −e v_n⁻. Poisson: restitution normal impulse =
-  // e × compression normal impulse. Default 1 (elastic when frictionless).
+  /// e ∈ [0, 1] (dimensionless). Newton: v_n⁺ = −e v_n⁻. Poisson: restitution normal impulse =
+  /// e × compression normal impulse. Default 1 (elastic when frictionless).
   double restitution = 1.0;
-  // μ ≥ 0 (dimensionless): Coulomb friction coefficient, |P_t| ≤ μ P_n. Default 0: frictionless.
+  /// μ ≥ 0 (dimensionless): Coulomb friction coefficient, |P_t| ≤ μ P_n. Default 0: frictionless.
   double friction = 0.0;
 };
 
-// Throws carom::Error naming the field when restitution is not in [0, 1] or friction is negative
-// or not finite.
+/// Throws carom::Error naming the field when restitution is not in [0, 1] or friction is negative
+/// or not finite.
 void validateClassicalParameters(const ClassicalParameters& parameters);
 
-// Newton's law, one phase with the normal condition n·Δu⁺ = −e n·Δu⁻ (velocity restitution) and
-// the Coulomb rule above. Throws carom::Error for invalid input, separating bodies, or when no
-// sliding impulse meets the normal condition (nᵀK(n + μ t̂) ≤ 0: a Painlevé-type inconsistency).
+/// Newton's law, one phase with the normal condition n·Δu⁺ = −e n·Δu⁻ (velocity restitution) and
+/// the Coulomb rule above. Throws carom::Error for invalid input, separating bodies, or when no
+/// sliding impulse meets the normal condition (nᵀK(n + μ t̂) ≤ 0: a Painlevé-type inconsistency).
 ImpactOutcome newtonImpact(const Contact& contact, const ClassicalParameters& parameters);
 
-// Poisson's law, two phases:
-//   compression: the Coulomb rule with the normal condition n·Δu = 0 at its end, giving the
-//     compression impulse P_c (normal part P_cn);
-//   restitution: the normal impulse is fixed to e P_cn, and the tangential impulse follows the
-//     Coulomb rule from the state at the end of compression (stick trial, else radial projection
-//     onto the cone of radius μ e P_cn).
-// The total impulse is the sum. Throws like newtonImpact.
+/// Poisson's law, two phases:
+///   compression: the Coulomb rule with the normal condition n·Δu = 0 at its end, giving the
+///     compression impulse P_c (normal part P_cn);
+///   restitution: the normal impulse is fixed to e P_cn, and the tangential impulse follows the
+///     Coulomb rule from the state at the end of compression (stick trial, else radial projection
+///     onto the cone of radius μ e P_cn).
+/// The total impulse is the sum. Throws like newtonImpact.
 ImpactOutcome poissonImpact(const Contact& contact, const ClassicalParameters& parameters);
 
 }  // namespace carom::core::impact

@@ -9,75 +9,75 @@
 
 namespace carom::core::impact {
 
-// One body of the pair, just before the impact.
+/// One body of the pair, just before the impact.
 struct ContactBody {
-  double inverseMass = 0.0;                 // 1/m (1/kg); 0 for an immovable body
-  Mat3 inverseInertiaWorld = Mat3::Zero();  // J⁻¹ in the world frame (1/(kg m²))
-  Vec3 centerOfMass = Vec3::Zero();         // world frame (m)
-  Vec3 linearVelocity = Vec3::Zero();       // of the centre of mass, world frame (m/s)
-  Vec3 angularVelocity = Vec3::Zero();      // world frame (rad/s)
+  double inverseMass = 0.0;                 ///< 1/m (1/kg); 0 for an immovable body
+  Mat3 inverseInertiaWorld = Mat3::Zero();  ///< J⁻¹ in the world frame (1/(kg m²))
+  Vec3 centerOfMass = Vec3::Zero();         ///< world frame (m)
+  Vec3 linearVelocity = Vec3::Zero();       ///< of the centre of mass, world frame (m/s)
+  Vec3 angularVelocity = Vec3::Zero();      ///< world frame (rad/s)
 };
 
 struct Contact {
   ContactBody a;
   ContactBody b;
-  Vec3 point = Vec3::Zero();    // the contact point, world frame (m)
-  Vec3 normal = Vec3::UnitZ();  // unit contact normal, world frame, pointing from A into B
+  Vec3 point = Vec3::Zero();    ///< the contact point, world frame (m)
+  Vec3 normal = Vec3::UnitZ();  ///< unit contact normal, world frame, pointing from A into B
 };
 
-// Post-impact velocities and what the law did.
+/// Post-impact velocities and what the law did.
 struct ImpactOutcome {
   Vec3 linearVelocityA = Vec3::Zero();
   Vec3 angularVelocityA = Vec3::Zero();
   Vec3 linearVelocityB = Vec3::Zero();
   Vec3 angularVelocityB = Vec3::Zero();
-  Vec3 impulse = Vec3::Zero();  // impulse on B at the contact point (N s); A receives −impulse
-  double energyChange = 0.0;    // kinetic energy after minus before (J); never > 0 for carom's laws
-  std::string trace;            // a short human-readable account (phases, stick/slip, iterations)
-  // False when the law could not finish (a Stronge integration that did not converge; the trace
-  // says why): then the impulse is zero and the velocities are the pre-impact ones. The caller
-  // decides what to do; carom never substitutes another law silently.
+  Vec3 impulse = Vec3::Zero();  ///< impulse on B at the contact point (N s); A receives −impulse
+  double energyChange = 0.0;  ///< kinetic energy after minus before (J); never > 0 for carom's laws
+  std::string trace;          ///< a short human-readable account (phases, stick/slip, iterations)
+  ///< False when the law could not finish (a Stronge integration that did not converge; the trace
+  ///< says why): then the impulse is zero and the velocities are the pre-impact ones. The caller
+  ///< decides what to do; carom never substitutes another law silently.
   bool resolved = true;
 };
 
-// Throws carom::Error naming the field when a value is not finite, an inverse mass is negative,
-// an inverse inertia is not symmetric positive semi-definite, the normal is not unit length (to
-// 1e-9), or both bodies are immovable.
+/// Throws carom::Error naming the field when a value is not finite, an inverse mass is negative,
+/// an inverse inertia is not symmetric positive semi-definite, the normal is not unit length (to
+/// 1e-9), or both bodies are immovable.
 void validateContact(const Contact& contact);
 
-// Velocity of B's material point at the contact minus A's (m/s).
+/// Velocity of B's material point at the contact minus A's (m/s).
 Vec3 relativeVelocity(const Contact& contact);
 
-// K = (1/m_A + 1/m_B) I − S(r_A) J_A⁻¹ S(r_A) − S(r_B) J_B⁻¹ S(r_B), r = point − centre of mass:
-// the change of relativeVelocity per unit impulse on B (1/kg), symmetric positive semi-definite.
+/// K = (1/m_A + 1/m_B) I − S(r_A) J_A⁻¹ S(r_A) − S(r_B) J_B⁻¹ S(r_B), r = point − centre of mass:
+/// the change of relativeVelocity per unit impulse on B (1/kg), symmetric positive semi-definite.
 Mat3 inverseMassMatrix(const Contact& contact);
 
-// Kinetic energy of the pair (J), computed from inverse masses and inertias (an immovable body
-// contributes nothing).
+/// Kinetic energy of the pair (J), computed from inverse masses and inertias (an immovable body
+/// contributes nothing).
 double kineticEnergy(const Contact& contact);
 
-// Applies `impulseOnB` (N s) at the contact point (and its opposite to A) and fills the outcome's
-// velocities, impulse and energyChange.
+/// Applies `impulseOnB` (N s) at the contact point (and its opposite to A) and fills the outcome's
+/// velocities, impulse and energyChange.
 ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB);
 
-// A contact whose inverse mass matrix is `inverseMass` (K, symmetric positive semi-definite, not
-// zero; 1/kg) and whose relative velocity is `relativeVelocity` (m/s), along `normal`: A immovable,
-// B one body with 1/m the smallest eigenvalue of K and an inertia that gives the rest. Every
-// single-contact law sees a contact only through K, the relative velocity and the normal (contact
-// space), so a law applied to it gives the law's impulse for any mechanism with that response at
-// its contact: a jointed body, whose K is contact::heldInverseMassMatrix. Throws carom::Error for a
-// K that is not finite, symmetric and positive semi-definite, or is zero.
+/// A contact whose inverse mass matrix is `inverseMass` (K, symmetric positive semi-definite, not
+/// zero; 1/kg) and whose relative velocity is `relativeVelocity` (m/s), along `normal`: A
+/// immovable, B one body with 1/m the smallest eigenvalue of K and an inertia that gives the rest.
+/// Every single-contact law sees a contact only through K, the relative velocity and the normal
+/// (contact space), so a law applied to it gives the law's impulse for any mechanism with that
+/// response at its contact: a jointed body, whose K is contact::heldInverseMassMatrix. Throws
+/// carom::Error for a K that is not finite, symmetric and positive semi-definite, or is zero.
 Contact contactWithResponse(const Mat3& inverseMass, const Vec3& relativeVelocity,
                             const Vec3& normal);
 
-// What the laws and solvers need of a contact, computed once and reused.
+/// What the laws and solvers need of a contact, computed once and reused.
 struct ContactKinematics {
-  Vec3 relativeVelocity;  // Δu⁻, relativeVelocity(contact) (m/s)
-  Mat3 inverseMass;       // K, inverseMassMatrix(contact) (1/kg)
-  double normalVelocity;  // n·Δu⁻ (m/s)
+  Vec3 relativeVelocity;  ///< Δu⁻, relativeVelocity(contact) (m/s)
+  Mat3 inverseMass;       ///< K, inverseMassMatrix(contact) (1/kg)
+  double normalVelocity;  ///< n·Δu⁻ (m/s)
 };
 
-// applyImpulse with the kinematics already known: no recomputation of Δu⁻ and K.
+/// applyImpulse with the kinematics already known: no recomputation of Δu⁻ and K.
 ImpactOutcome applyImpulse(const Contact& contact, const Vec3& impulseOnB,
                            const ContactKinematics& kinematics);
 

@@ -14,7 +14,7 @@
 
 namespace carom::core::impact {
 
-// The laws by the names a config file uses for them (INTERFACES.md §2, `impact = "..."`).
+/// The laws by the names a config file uses for them (INTERFACES.md §2, `impact = "..."`).
 enum class ImpactLawKind {
   kStrict,   // "strict": Cox–Feres–Ward strict collision maps and their dissipative extension
   kStronge,  // "stronge": Jia–Wang frictional impact with Stronge's energetic restitution
@@ -22,15 +22,15 @@ enum class ImpactLawKind {
   kPoisson,  // "poisson": Poisson (impulse) restitution with Coulomb friction, a baseline
 };
 
-// The config-file name of a law: "strict", "stronge", "newton" or "poisson".
+/// The config-file name of a law: "strict", "stronge", "newton" or "poisson".
 const char* toString(ImpactLawKind kind);
 
-// The law a config-file name denotes (exact, lower case). Throws carom::Error quoting the name and
-// listing the valid ones for anything else.
+/// The law a config-file name denotes (exact, lower case). Throws carom::Error quoting the name and
+/// listing the valid ones for anything else.
 ImpactLawKind parseImpactLawKind(std::string_view name);
 
-// One alternative per law. Newton and Poisson share their parameter struct, so each law is a
-// distinct type that wraps its parameters; kKind ties the type to its name.
+/// One alternative per law. Newton and Poisson share their parameter struct, so each law is a
+/// distinct type that wraps its parameters; kKind ties the type to its name.
 struct StrictLaw {
   static constexpr ImpactLawKind kKind = ImpactLawKind::kStrict;
   StrictParameters parameters;
@@ -48,17 +48,17 @@ struct PoissonLaw {
   ClassicalParameters parameters;
 };
 
-// A law and its parameters. Default: Stronge's law with its default parameters (frictionless,
-// e = 1), the default of INTERFACES.md's [material.default].
+/// A law and its parameters. Default: Stronge's law with its default parameters (frictionless,
+/// e = 1), the default of INTERFACES.md's [material.default].
 using ImpactLaw = std::variant<StrongeLaw, StrictLaw, NewtonLaw, PoissonLaw>;
 
 ImpactLawKind kindOf(const ImpactLaw& law);
 
-// Applies `law` to `contact`: exactly what strictImpact, resolveStrongeImpact(...).outcome,
-// newtonImpact or poissonImpact return for the same arguments. Every law throws carom::Error
-// naming the parameter for an invalid contact or parameters and for separating bodies (relative
-// normal velocity > 0). A Stronge integration that does not converge is not an exception: the
-// outcome has resolved == false, the pre-impact velocities and the status in its trace.
+/// Applies `law` to `contact`: exactly what strictImpact, resolveStrongeImpact(...).outcome,
+/// newtonImpact or poissonImpact return for the same arguments. Every law throws carom::Error
+/// naming the parameter for an invalid contact or parameters and for separating bodies (relative
+/// normal velocity > 0). A Stronge integration that does not converge is not an exception: the
+/// outcome has resolved == false, the pre-impact velocities and the status in its trace.
 ImpactOutcome applyLaw(const Contact& contact, const ImpactLaw& law);
 
 }  // namespace carom::core::impact

@@ -23,55 +23,55 @@
 
 namespace carom::core::impact {
 
-// One body's impact material. Defaults: INTERFACES.md's [material.default].
+/// One body's impact material. Defaults: INTERFACES.md's [material.default].
 struct Material {
-  // The material's name in scenes and pair tables; error messages quote it. Default "default".
+  /// The material's name in scenes and pair tables; error messages quote it. Default "default".
   std::string name = "default";
-  // Config key `impact`: the law a contact of this material uses. Default Stronge's (Jia–Wang).
+  /// Config key `impact`: the law a contact of this material uses. Default Stronge's (Jia–Wang).
   ImpactLawKind impact = ImpactLawKind::kStronge;
-  // Config key `restitution`, e ∈ [0, 1] (dimensionless), in the chosen law's own sense: Stronge's
-  // energetic coefficient, Newton's velocity ratio, Poisson's impulse ratio, and for a strict map
-  // both e_n and e_r (C_e = I − (1 + e) P_E, uniform dissipation). Default 1: no dissipation.
+  /// Config key `restitution`, e ∈ [0, 1] (dimensionless), in the chosen law's own sense: Stronge's
+  /// energetic coefficient, Newton's velocity ratio, Poisson's impulse ratio, and for a strict map
+  /// both e_n and e_r (C_e = I − (1 + e) P_E, uniform dissipation). Default 1: no dissipation.
   double restitution = 1.0;
-  // Config key `friction`, Coulomb μ ≥ 0 (dimensionless), for the stronge, newton and poisson laws;
-  // a strict map has no friction (its roughness takes that role). Default 0: frictionless.
+  /// Config key `friction`, Coulomb μ ≥ 0 (dimensionless), for the stronge, newton and poisson
+  /// laws; a strict map has no friction (its roughness takes that role). Default 0: frictionless.
   double friction = 0.0;
-  // Config key `roughness`, the strict maps' rank k ∈ {0, 1, 2} (0 smooth/specular, 1 rough across
-  // one tangent, 2 fully rough); ignored by the other laws. Default 0.
+  /// Config key `roughness`, the strict maps' rank k ∈ {0, 1, 2} (0 smooth/specular, 1 rough across
+  /// one tangent, 2 fully rough); ignored by the other laws. Default 0.
   int roughness = 0;
 };
 
-// Throws carom::Error naming the material and the key for a restitution outside [0, 1], a
-// negative or non-finite friction, or a roughness outside {0, 1, 2}.
+/// Throws carom::Error naming the material and the key for a restitution outside [0, 1], a
+/// negative or non-finite friction, or a roughness outside {0, 1, 2}.
 void validateMaterial(const Material& material);
 
-// Explicit parameters for pairs of named materials ([pair.A.B]), order-free.
+/// Explicit parameters for pairs of named materials ([pair.A.B]), order-free.
 class MaterialPairTable {
  public:
-  // Sets the parameters for contacts between `first` and `second` (validated; their name becomes
-  // "first/second"), replacing an earlier entry. Throws carom::Error when first == second: one
-  // material on both bodies always uses its own values.
+  /// Sets the parameters for contacts between `first` and `second` (validated; their name becomes
+  /// "first/second"), replacing an earlier entry. Throws carom::Error when first == second: one
+  /// material on both bodies always uses its own values.
   void set(const std::string& first, const std::string& second, Material parameters);
-  // The entry for the pair in either order, or nullptr.
+  /// The entry for the pair in either order, or nullptr.
   const Material* find(const std::string& first, const std::string& second) const;
 
  private:
-  std::map<std::pair<std::string, std::string>, Material> entries_;  // key: names, sorted
+  std::map<std::pair<std::string, std::string>, Material> entries_;  ///< key: names, sorted
 };
 
-// Rule 3 alone: restitution the larger, friction the geometric mean, roughness the smaller, the
-// impact law `a`'s, named "a/b". The defaults of a pair table's left-out keys. No validation.
+/// Rule 3 alone: restitution the larger, friction the geometric mean, roughness the smaller, the
+/// impact law `a`'s, named "a/b". The defaults of a pair table's left-out keys. No validation.
 Material blendMaterials(const Material& a, const Material& b);
 
-// The parameters for a contact between bodies of materials `a` and `b`, by the rule at the top of
-// this file. Throws carom::Error for an invalid material, for two different materials that share a
-// name (a pair table could not tell them apart), and for different impact laws with no pair entry.
+/// The parameters for a contact between bodies of materials `a` and `b`, by the rule at the top of
+/// this file. Throws carom::Error for an invalid material, for two different materials that share a
+/// name (a pair table could not tell them apart), and for different impact laws with no pair entry.
 Material combineMaterials(const Material& a, const Material& b,
                           const MaterialPairTable& pairs = MaterialPairTable());
 
-// The law and parameters `material` asks for. `roughDirection` is the rough tangent of a strict map
-// of roughness 1 at this contact (unit, perpendicular to the normal, world frame); other laws and
-// ranks ignore it. Laws' tolerances and caps keep their defaults.
+/// The law and parameters `material` asks for. `roughDirection` is the rough tangent of a strict
+/// map of roughness 1 at this contact (unit, perpendicular to the normal, world frame); other laws
+/// and ranks ignore it. Laws' tolerances and caps keep their defaults.
 ImpactLaw impactLaw(const Material& material, const Vec3& roughDirection = Vec3::UnitX());
 
 }  // namespace carom::core::impact

@@ -18,11 +18,12 @@
 
 namespace carom::core::lcp {
 
-// Solves the box MLCP. lo must be finite (free variables are not supported); hi may be +∞ per
-// entry. options.coveringVector, when given, has size n: the row of v_i reuses d_i.
-// options.maxPivots caps the reduced LCP's pivots (default 50·(n + k) + 100, k finite caps). Throws
-// carom::Error naming the parameter on bad input (shapes, non-finite entries, lo > hi, lo = −∞).
-// status, residual and steps refer to the box problem, steps counting the reduced LCP's pivots.
+/// Solves the box MLCP. lo must be finite (free variables are not supported); hi may be +∞ per
+/// entry. options.coveringVector, when given, has size n: the row of v_i reuses d_i.
+/// options.maxPivots caps the reduced LCP's pivots (default 50·(n + k) + 100, k finite caps).
+/// Throws carom::Error naming the parameter on bad input (shapes, non-finite entries, lo > hi, lo =
+/// −∞). status, residual and steps refer to the box problem, steps counting the reduced LCP's
+/// pivots.
 LcpResult solveBoxLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                         const Eigen::VectorXd& lo, const Eigen::VectorXd& hi,
                         const LemkeOptions& options = {});

@@ -20,29 +20,29 @@
 namespace carom::core::lcp {
 
 struct LemkeOptions {
-  // Covering vector d > 0 of the artificial variable z0 (w = M z + q + d z0). Empty means d = 1,
-  // plain Lemke. Size n, finite, every entry > 0. Dimensionless (only its direction matters).
+  /// Covering vector d > 0 of the artificial variable z0 (w = M z + q + d z0). Empty means d = 1,
+  /// plain Lemke. Size n, finite, every entry > 0. Dimensionless (only its direction matters).
   Eigen::VectorXd coveringVector;
-  // Pivot cap; reaching it is reported as kPivotLimit. Negative means 50·n + 100: Lemke needs
-  // about 0.7–0.8·n pivots on the Halm–Posa step LCPs (digest §9.4), so this is generous.
+  /// Pivot cap; reaching it is reported as kPivotLimit. Negative means 50·n + 100: Lemke needs
+  /// about 0.7–0.8·n pivots on the Halm–Posa step LCPs (digest §9.4), so this is generous.
   int maxPivots = -1;
-  // A column entry counts as a pivot candidate when it exceeds pivotTolerance·‖column‖∞
-  // (relative, dimensionless). Default 1e-12: a few thousand ulps, above Gauss–Jordan round-off.
+  /// A column entry counts as a pivot candidate when it exceeds pivotTolerance·‖column‖∞
+  /// (relative, dimensionless). Default 1e-12: a few thousand ulps, above Gauss–Jordan round-off.
   double pivotTolerance = 1e-12;
-  // The answer must have residual ≤ residualTolerance·max(1, ‖q‖∞) (relative, see
-  // residualBoundFor). Default 1e-9, the accuracy the digest (§8) asks of every step solve.
+  /// The answer must have residual ≤ residualTolerance·max(1, ‖q‖∞) (relative, see
+  /// residualBoundFor). Default 1e-9, the accuracy the digest (§8) asks of every step solve.
   double residualTolerance = 1e-9;
 };
 
-// Solves 0 ≤ z ⊥ M z + q ≥ 0. Throws carom::Error when M is not square, q does not match M, an
-// entry is not finite, or the options are inconsistent (covering vector of the wrong size or not
-// positive). Every outcome is in the result's status; see LcpResult.
+/// Solves 0 ≤ z ⊥ M z + q ≥ 0. Throws carom::Error when M is not square, q does not match M, an
+/// entry is not finite, or the options are inconsistent (covering vector of the wrong size or not
+/// positive). Every outcome is in the result's status; see LcpResult.
 LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                      const LemkeOptions& options = {});
 
-// A covering vector with entries drawn uniformly in [0.01, 1] from `seed`: the same seed gives the
-// same vector on every machine. The lower end keeps d well away from 0 (d_i → 0 would stall the
-// first pivot on row i); two decades of spread let every solution of a non-unique LCP be reached.
+/// A covering vector with entries drawn uniformly in [0.01, 1] from `seed`: the same seed gives the
+/// same vector on every machine. The lower end keeps d well away from 0 (d_i → 0 would stall the
+/// first pivot on row i); two decades of spread let every solution of a non-unique LCP be reached.
 Eigen::VectorXd randomCoveringVector(Eigen::Index n, std::uint64_t seed);
 
 }  // namespace carom::core::lcp

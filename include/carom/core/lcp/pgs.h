@@ -12,18 +12,18 @@
 namespace carom::core::lcp {
 
 struct PgsOptions {
-  // Sweep cap; reaching it before the tolerance is reported as kIterationLimit. Default 1000:
-  // PGS converges linearly at a rate set by the conditioning of M, and a warm start needs a few.
+  /// Sweep cap; reaching it before the tolerance is reported as kIterationLimit. Default 1000:
+  /// PGS converges linearly at a rate set by the conditioning of M, and a warm start needs a few.
   int maxIterations = 1000;
-  // Stop when residual ≤ residualTolerance·max(1, ‖q‖∞) (relative, see residualBoundFor).
-  // Default 1e-9, the same bound as Lemke's so that the two answers are comparable.
+  /// Stop when residual ≤ residualTolerance·max(1, ‖q‖∞) (relative, see residualBoundFor).
+  /// Default 1e-9, the same bound as Lemke's so that the two answers are comparable.
   double residualTolerance = 1e-9;
 };
 
-// Runs PGS from `warmStart` (size n; entries outside [lo, hi] are projected into it first, as the
-// first sweep would). lo may be −∞ and hi +∞ per entry. Throws carom::Error naming the parameter
-// on bad input: shapes, non-finite M, q or warm start, NaN bounds, lo > hi, a diagonal entry
-// of M that is not positive.
+/// Runs PGS from `warmStart` (size n; entries outside [lo, hi] are projected into it first, as the
+/// first sweep would). lo may be −∞ and hi +∞ per entry. Throws carom::Error naming the parameter
+/// on bad input: shapes, non-finite M, q or warm start, NaN bounds, lo > hi, a diagonal entry
+/// of M that is not positive.
 LcpResult solvePgs(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& lo,
                    const Eigen::VectorXd& hi, const Eigen::VectorXd& warmStart,
                    const PgsOptions& options = {});

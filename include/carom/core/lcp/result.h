@@ -14,34 +14,35 @@
 namespace carom::core::lcp {
 
 enum class LcpStatus {
-  kSolved,               // residual within the bound
-  kRayTermination,       // Lemke left on a secondary ray: no solution found (see lemke.h)
-  kPivotLimit,           // Lemke used its pivot budget first
-  kIterationLimit,       // PGS used its sweep budget before the residual met the tolerance
-  kResidualCheckFailed,  // the method finished but the answer's residual exceeds the bound
+  kSolved,               ///< residual within the bound
+  kRayTermination,       ///< Lemke left on a secondary ray: no solution found (see lemke.h)
+  kPivotLimit,           ///< Lemke used its pivot budget first
+  kIterationLimit,       ///< PGS used its sweep budget before the residual met the tolerance
+  kResidualCheckFailed,  ///< the method finished but the answer's residual exceeds the bound
 };
 const char* toString(LcpStatus status);
 
 struct LcpResult {
   LcpStatus status = LcpStatus::kSolved;
-  Eigen::VectorXd z;  // the solution when solved; otherwise the last iterate, for diagnosis only
-  Eigen::VectorXd w;  // M z + q, recomputed from z (not read off a tableau)
-  // max_i |z_i − mid(lo_i, z_i − w_i, hi_i)|: the natural-map residual, zero exactly at a solution.
-  // For the standard LCP it is max_i |min(z_i, w_i)|. Unit: that of q (when z and w share it).
+  Eigen::VectorXd z;  ///< the solution when solved; otherwise the last iterate, for diagnosis only
+  Eigen::VectorXd w;  ///< M z + q, recomputed from z (not read off a tableau)
+  ///< max_i |z_i − mid(lo_i, z_i − w_i, hi_i)|: the natural-map residual, zero exactly at a
+  ///< solution. For the standard LCP it is max_i |min(z_i, w_i)|. Unit: that of q (when z and w
+  ///< share it).
   double residual = 0.0;
-  double residualBound = 0.0;  // what `residual` was checked against (see residualBoundFor)
-  int steps = 0;               // pivots (Lemke) or sweeps (PGS)
-  std::string message;         // why the status is not kSolved; empty when solved
+  double residualBound = 0.0;  ///< what `residual` was checked against (see residualBoundFor)
+  int steps = 0;               ///< pivots (Lemke) or sweeps (PGS)
+  std::string message;         ///< why the status is not kSolved; empty when solved
 
   bool solved() const { return status == LcpStatus::kSolved; }
 };
 
-// The natural-map residual of `z` for the box problem above (see LcpResult::residual).
+/// The natural-map residual of `z` for the box problem above (see LcpResult::residual).
 double naturalResidual(const Eigen::VectorXd& z, const Eigen::VectorXd& w,
                        const Eigen::VectorXd& lo, const Eigen::VectorXd& hi);
 
-// The bound a residual is checked against: tolerance · max(1, ‖q‖∞). Relative to q because a
-// residual is a (signed) distance in w, whose scale q sets; the 1 keeps q = 0 meaningful.
+/// The bound a residual is checked against: tolerance · max(1, ‖q‖∞). Relative to q because a
+/// residual is a (signed) distance in w, whose scale q sets; the 1 keeps q = 0 meaningful.
 double residualBoundFor(const Eigen::VectorXd& q, double tolerance);
 
 }  // namespace carom::core::lcp

@@ -20,30 +20,31 @@
 namespace carom::core::routh {
 
 enum class PolicyKind {
-  kSimultaneous,  // Anitescu–Potra: one step, all caps +∞ (§9.3 policy A)
-  kEqualRate,     // equal caps h·1 every step (policy B): symmetric, deterministic
-  kSequential,    // one contact at a time in `order`, cycled (policy D)
-  kSampled,       // sample 0 of the seeded set (policy C): a reproducible draw from the set
+  kSimultaneous,  ///< Anitescu–Potra: one step, all caps +∞ (§9.3 policy A)
+  kEqualRate,     ///< equal caps h·1 every step (policy B): symmetric, deterministic
+  kSequential,    ///< one contact at a time in `order`, cycled (policy D)
+  kSampled,       ///< sample 0 of the seeded set (policy C): a reproducible draw from the set
 };
 
 struct ImpactPolicy {
   PolicyKind kind = PolicyKind::kSimultaneous;
-  double stepSize = 0.0;            // h (impulse) for kEqualRate and kSampled; > 0 there
-  std::vector<Eigen::Index> order;  // kSequential: contact indices, cycled
-  std::uint64_t seed = 0;           // kSampled caps; every kind's covering vectors
-  CapDistribution distribution = CapDistribution::kUniform;  // kSampled
+  double stepSize = 0.0;            ///< h (impulse) for kEqualRate and kSampled; > 0 there
+  std::vector<Eigen::Index> order;  ///< kSequential: contact indices, cycled
+  std::uint64_t seed = 0;           ///< kSampled caps; every kind's covering vectors
+  CapDistribution distribution = CapDistribution::kUniform;  ///< kSampled
   SimOptions sim;
 };
 
 struct PolicyResult {
-  ImpactOutcome outcome;  // v⁺ and the total impulses, the completion step included
-  // True when stage (2) ran: the policy's own steps left a contact approaching (message says why).
+  ImpactOutcome outcome;  ///< v⁺ and the total impulses, the completion step included
+  ///< True when stage (2) ran: the policy's own steps left a contact approaching (message says
+  ///< why).
   bool completedSimultaneously = false;
   std::string message;
 };
 
-// Resolves the impact at v⁻ by `policy`. Throws carom::Error naming the parameter on bad input
-// (velocity, stepSize, order, sim options); solver failures are in the result.
+/// Resolves the impact at v⁻ by `policy`. Throws carom::Error naming the parameter on bad input
+/// (velocity, stepSize, order, sim options); solver failures are in the result.
 PolicyResult resolveImpact(const ImpactProblem& problem, const Eigen::VectorXd& vMinus,
                            const ImpactPolicy& policy);
 

@@ -13,49 +13,50 @@
 
 namespace carom::core::routh {
 
-// Default number of friction directions in 3D. k = 8 (a regular octagon): the inscribed polygon
-// reaches cos(π/8) = 92.4% of μ in the worst direction (k = 4: cos(π/4) = 70.7%, a friction
-// anisotropy a sliding box would show), while the step LCP grows only from 7m to 11m unknowns —
-// about 35–80 µs per Lemke solve for a box on four corners (digest §8), affordable per impact.
+/// Default number of friction directions in 3D. k = 8 (a regular octagon): the inscribed polygon
+/// reaches cos(π/8) = 92.4% of μ in the worst direction (k = 4: cos(π/4) = 70.7%, a friction
+/// anisotropy a sliding box would show), while the step LCP grows only from 7m to 11m unknowns —
+/// about 35–80 µs per Lemke solve for a box on four corners (digest §8), affordable per impact.
 inline constexpr int kDefaultSpatialDirections = 8;
 
 class ImpactProblem {
  public:
-  // Planar contacts (digest §1.3, the paper's examples): Jt is m×n_v (one tangent per contact),
-  // D = [+1, −1], so J_D,i = [J_t,i; −J_t,i] and the linearized cone is exact.
+  /// Planar contacts (digest §1.3, the paper's examples): Jt is m×n_v (one tangent per contact),
+  /// D = [+1, −1], so J_D,i = [J_t,i; −J_t,i] and the linearized cone is exact.
   static ImpactProblem planar(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn,
                               const Eigen::MatrixXd& Jt, const Eigen::VectorXd& mu);
-  // Spatial contacts: Jt is 2m×n_v, rows 2i and 2i+1 the two orthonormal tangent directions of
-  // contact i; `directions` k ≥ 4 equally spaced unit vectors d_j = (cos 2πj/k, sin 2πj/k).
+  /// Spatial contacts: Jt is 2m×n_v, rows 2i and 2i+1 the two orthonormal tangent directions of
+  /// contact i; `directions` k ≥ 4 equally spaced unit vectors d_j = (cos 2πj/k, sin 2πj/k).
   static ImpactProblem spatial(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn,
                                const Eigen::MatrixXd& Jt, const Eigen::VectorXd& mu,
                                int directions = kDefaultSpatialDirections);
 
-  Eigen::Index contacts() const { return Jn_.rows(); }           // m
-  Eigen::Index dofs() const { return M_.rows(); }                // n_v
-  Eigen::Index directions() const { return k_; }                 // k per contact
-  Eigen::Index frictionRows() const { return k_ * contacts(); }  // km
+  Eigen::Index contacts() const { return Jn_.rows(); }           ///< m
+  Eigen::Index dofs() const { return M_.rows(); }                ///< n_v
+  Eigen::Index directions() const { return k_; }                 ///< k per contact
+  Eigen::Index frictionRows() const { return k_ * contacts(); }  ///< km
 
-  const Eigen::MatrixXd& massMatrix() const { return M_; }          // M (n_v×n_v), SPD
-  const Eigen::MatrixXd& normalJacobian() const { return Jn_; }     // J_n (m×n_v)
-  const Eigen::MatrixXd& tangentJacobian() const { return Jt_; }    // J_t (m or 2m rows)
-  const Eigen::MatrixXd& directionJacobian() const { return JD_; }  // J_D (km×n_v), §1.3
-  const Eigen::VectorXd& friction() const { return mu_; }           // μ_i ≥ 0, dimensionless
-  // W_q of the step LCP (75b) with every contact capped, (3+k)m square, ordered
-  // [β | λ_n | λ_D | γ] (digest §4.2, transposes restored). Depends on q only, so it is built once.
+  const Eigen::MatrixXd& massMatrix() const { return M_; }          ///< M (n_v×n_v), SPD
+  const Eigen::MatrixXd& normalJacobian() const { return Jn_; }     ///< J_n (m×n_v)
+  const Eigen::MatrixXd& tangentJacobian() const { return Jt_; }    ///< J_t (m or 2m rows)
+  const Eigen::MatrixXd& directionJacobian() const { return JD_; }  ///< J_D (km×n_v), §1.3
+  const Eigen::VectorXd& friction() const { return mu_; }           ///< μ_i ≥ 0, dimensionless
+  ///< W_q of the step LCP (75b) with every contact capped, (3+k)m square, ordered
+  ///< [β | λ_n | λ_D | γ] (digest §4.2, transposes restored). Depends on q only, so it is built
+  ///< once.
   const Eigen::MatrixXd& stepMatrix() const { return W_; }
 
-  // M⁻¹(J_nᵀ λ_n + J_Dᵀ λ_D): the velocity change of a contact impulse, (75c).
+  /// M⁻¹(J_nᵀ λ_n + J_Dᵀ λ_D): the velocity change of a contact impulse, (75c).
   Eigen::VectorXd velocityChange(const Eigen::VectorXd& lambdaN,
                                  const Eigen::VectorXd& lambdaD) const;
-  // J̄ᵀ(λ_n; λ_D) = J_nᵀ λ_n + J_Dᵀ λ_D, the generalized impulse.
+  /// J̄ᵀ(λ_n; λ_D) = J_nᵀ λ_n + J_Dᵀ λ_D, the generalized impulse.
   Eigen::VectorXd generalizedImpulse(const Eigen::VectorXd& lambdaN,
                                      const Eigen::VectorXd& lambdaD) const;
-  // K = ½ vᵀ M v (J for SI units).
+  /// K = ½ vᵀ M v (J for SI units).
   double kineticEnergy(const Eigen::VectorXd& v) const;
-  // ψ of Algorithm 2: σ_max(M⁻¹ J̄ᵀ)·m·(1 + max μ) + 1, scales its finishing cap ε/(3ψ).
+  /// ψ of Algorithm 2: σ_max(M⁻¹ J̄ᵀ)·m·(1 + max μ) + 1, scales its finishing cap ε/(3ψ).
   double algorithm2Psi() const;
-  // Throws carom::Error naming `name` unless v has n_v finite entries.
+  /// Throws carom::Error naming `name` unless v has n_v finite entries.
   void checkVelocity(const Eigen::VectorXd& v, const char* name) const;
 
  private:
@@ -66,7 +67,7 @@ class ImpactProblem {
   Eigen::VectorXd mu_;
   Eigen::Index k_;
   Eigen::LLT<Eigen::MatrixXd> llt_;
-  Eigen::MatrixXd MinvJbarT_;  // M⁻¹ J̄ᵀ, n_v × (1+k)m
+  Eigen::MatrixXd MinvJbarT_;  ///< M⁻¹ J̄ᵀ, n_v × (1+k)m
   Eigen::MatrixXd W_;
 };
 

@@ -23,14 +23,14 @@
 namespace carom::core::routh {
 
 struct RestitutionResult {
-  Eigen::VectorXd v;         // v⁺ = v_c + s Δ
-  double scale = 0.0;        // s ∈ [0, 1]; 1 when the guard did not act
-  PolicyResult compression;  // phase (1), v_c = compression.outcome.v
+  Eigen::VectorXd v;         ///< v⁺ = v_c + s Δ
+  double scale = 0.0;        ///< s ∈ [0, 1]; 1 when the guard did not act
+  PolicyResult compression;  ///< phase (1), v_c = compression.outcome.v
 };
 
-// e: one coefficient per contact in [0, 1] (dimensionless). Throws carom::Error naming
-// `restitution` or the policy's parameters on bad input. If the compression phase did not
-// terminate (see PolicyResult), the restitution phase is skipped (s = 0) and the message kept.
+/// e: one coefficient per contact in [0, 1] (dimensionless). Throws carom::Error naming
+/// `restitution` or the policy's parameters on bad input. If the compression phase did not
+/// terminate (see PolicyResult), the restitution phase is skipped (s = 0) and the message kept.
 RestitutionResult resolveImpactWithRestitution(const ImpactProblem& problem,
                                                const Eigen::VectorXd& vMinus,
                                                const ImpactPolicy& policy,

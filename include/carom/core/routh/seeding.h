@@ -6,8 +6,8 @@
 
 namespace carom::core::routh {
 
-// SplitMix64 (Steele, Lea & Flood 2014) of a combined with b: a well-mixed 64-bit seed for the
-// child stream b of stream a. Same value on every platform.
+/// SplitMix64 (Steele, Lea & Flood 2014) of a combined with b: a well-mixed 64-bit seed for the
+/// child stream b of stream a. Same value on every platform.
 inline std::uint64_t mixSeed(std::uint64_t a, std::uint64_t b) {
   std::uint64_t x = a ^ (b + 0x9E3779B97F4A7C15ull + (a << 6) + (a >> 2));
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;

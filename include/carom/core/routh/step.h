@@ -18,36 +18,36 @@
 namespace carom::core::routh {
 
 struct StepOptions {
-  // First attempt's covering vector: seeded random (default) or d = 1 (plain Lemke). Random by
-  // default because a fixed one returns the same solution of a non-unique LCP every time and
-  // collapses the sampled set (digest §8: RAMone, compass gait AP#2).
+  /// First attempt's covering vector: seeded random (default) or d = 1 (plain Lemke). Random by
+  /// default because a fixed one returns the same solution of a non-unique LCP every time and
+  /// collapses the sampled set (digest §8: RAMone, compass gait AP#2).
   bool randomCovering = true;
-  // Attempts before a step is reported failed; each retry draws a new seeded covering vector
-  // (digest §8: double-precision Lemke occasionally ray-terminates on degenerate problems and a
-  // perturbed covering vector usually recovers). Default 4; must be ≥ 1.
+  /// Attempts before a step is reported failed; each retry draws a new seeded covering vector
+  /// (digest §8: double-precision Lemke occasionally ray-terminates on degenerate problems and a
+  /// perturbed covering vector usually recovers). Default 4; must be ≥ 1.
   int maxAttempts = 4;
-  // Relative LCP residual bound (see lcp::residualBoundFor). Default 1e-9 (digest §7 item 1).
+  /// Relative LCP residual bound (see lcp::residualBoundFor). Default 1e-9 (digest §7 item 1).
   double residualTolerance = 1e-9;
-  // A step may not raise the kinetic energy by more than this fraction of K(v) (dimensionless).
-  // Default 1e-10: Theorem 7 says it never does; this is round-off for a solved LCP.
+  /// A step may not raise the kinetic energy by more than this fraction of K(v) (dimensionless).
+  /// Default 1e-10: Theorem 7 says it never does; this is round-off for a solved LCP.
   double energyTolerance = 1e-10;
 };
 
 struct StepResult {
-  Eigen::VectorXd v;        // v' (75c), or the input v when the step failed
-  Eigen::VectorXd lambdaN;  // normal impulse increments, per contact (m)
-  Eigen::VectorXd lambdaD;  // friction impulse increments, k per contact (km)
-  lcp::LcpStatus status = lcp::LcpStatus::kSolved;  // of the last attempt
-  std::string message;  // why the step failed, for every attempt; empty when solved
+  Eigen::VectorXd v;        ///< v' (75c), or the input v when the step failed
+  Eigen::VectorXd lambdaN;  ///< normal impulse increments, per contact (m)
+  Eigen::VectorXd lambdaD;  ///< friction impulse increments, k per contact (km)
+  lcp::LcpStatus status = lcp::LcpStatus::kSolved;  ///< of the last attempt
+  std::string message;  ///< why the step failed, for every attempt; empty when solved
   int attempts = 0;
-  double residual = 0.0;  // the accepted LCP's natural residual
+  double residual = 0.0;  ///< the accepted LCP's natural residual
 
   bool solved() const { return status == lcp::LcpStatus::kSolved; }
 };
 
-// Solves (75) at v with caps λ_max (m entries in [0, +∞], units of impulse). `seed` picks the
-// covering vectors. Throws carom::Error naming `velocity` or `caps` on bad input; solver failures
-// after options.maxAttempts attempts are returned in the status, never thrown or hidden.
+/// Solves (75) at v with caps λ_max (m entries in [0, +∞], units of impulse). `seed` picks the
+/// covering vectors. Throws carom::Error naming `velocity` or `caps` on bad input; solver failures
+/// after options.maxAttempts attempts are returned in the status, never thrown or hidden.
 StepResult solveStep(const ImpactProblem& problem, const Eigen::VectorXd& v,
                      const Eigen::VectorXd& caps, std::uint64_t seed,
                      const StepOptions& options = {});
