@@ -7,6 +7,7 @@
 
 #include "carom/bullet/config.h"
 #include "carom/error.h"
+#include "config_keys.h"
 #include "config_toml.h"
 #include "config_values.h"
 #include "toml_reader.h"
@@ -14,13 +15,17 @@
 namespace carom {
 
 using namespace config_values;
+using file_keys::KeyList;
 
 namespace {
 
 void readSolver(const TomlReader& reader, const toml::table& table, SolverSettings& solver) {
+  const KeyList keys = file_keys::kSolverKeys;
   for (const auto& [key, node] : table) {
     const std::string path = "solver." + std::string(key.str());
-    if (key == "kind") {
+    if (!keys.contains(key.str())) {
+      reader.unknownKey(key, path, keys.joined());
+    } else if (key == "kind") {
       solver.kind = reader.choice(node, path, kSolverKinds);
     } else if (key == "simultaneous") {
       solver.simultaneous = reader.choice(node, path, kSimultaneousModels);
@@ -33,7 +38,7 @@ void readSolver(const TomlReader& reader, const toml::table& table, SolverSettin
       reader.require(node, path, maxEventsPerStepProblem(count));
       solver.maxEventsPerStep = static_cast<int>(count);
     } else {
-      reader.unknownKey(key, path, "kind, simultaneous, seed, max_events_per_step");
+      reader.unreadKey(key, path);
     }
   }
 }
@@ -45,6 +50,7 @@ Material readMaterial(const TomlReader& reader, const toml::table& table, const 
                       const std::string& name, Material base, bool& impactGiven) {
   impactGiven = false;
   base.name = name;
+  const KeyList keys = file_keys::kMaterialKeys;
   // Not structured bindings: the lambda captures the key's node, which C++17 allows only for
   // variables (clang refuses a binding).
   for (const auto& entry : table) {
@@ -59,7 +65,9 @@ Material readMaterial(const TomlReader& reader, const toml::table& table, const 
         reader.fail(node.source(), path, withoutPrefix(e));
       }
     };
-    if (key == "impact") {
+    if (!keys.contains(key.str())) {
+      reader.unknownKey(key, path, keys.joined());
+    } else if (key == "impact") {
       if (!node.is_string()) reader.fail(node.source(), path, "expected a string");
       judged([&] { base.impact = core::impact::parseImpactLawKind(node.as_string()->get()); });
       impactGiven = true;
@@ -76,7 +84,7 @@ Material readMaterial(const TomlReader& reader, const toml::table& table, const 
       }
       judged([&] { base.roughness = static_cast<int>(roughness); });
     } else {
-      reader.unknownKey(key, path, "impact, restitution, friction, roughness");
+      reader.unreadKey(key, path);
     }
   }
   return base;
@@ -160,10 +168,10 @@ void readConfigTables(const TomlReader& reader, const toml::table& root, Config&
 Config Config::parse(std::string_view text, std::string_view source) {
   const TomlReader reader(source);
   const toml::table root = reader.parse(text);
+  const KeyList tables = file_keys::kConfigTables;
   for (const auto& [key, node] : root) {
-    if (key != "solver" && key != "material" && key != "pair") {
-      reader.unknownKey(key, std::string(key.str()), "solver, material, pair");
-    }
+    if (!tables.contains(key.str()))
+      reader.unknownKey(key, std::string(key.str()), tables.joined());
   }
   Config config;
   readConfigTables(reader, root, config);

@@ -4,35 +4,18 @@
 #include <string>
 
 #include "config_values.h"
+#include "scene_keys.h"
 
 namespace carom {
 namespace {
 
-inline constexpr config_values::Choice<JointKind> kJointKinds[] = {
-    {"point", JointKind::point},          {"hinge", JointKind::hinge},
-    {"slider", JointKind::slider},        {"fixed", JointKind::fixed},
-    {"cone_twist", JointKind::coneTwist}, {"six_dof", JointKind::sixDof}};
+using file_keys::jointKeys;
+using file_keys::KeyList;
+using file_keys::kJointKinds;
 
-// The keys each joint type takes besides type, body_a, body_b, pivot and disable_collisions.
-const char* jointKeys(JointKind kind) {
-  switch (kind) {
-    case JointKind::point:
-    case JointKind::fixed:
-      return "";
-    case JointKind::hinge:
-      return "axis, lower, upper, motor_speed, motor_impulse";
-    case JointKind::slider:
-      return "axis, lower, upper";
-    case JointKind::coneTwist:
-      return "axis, swing_span1, swing_span2, twist_span";
-    case JointKind::sixDof:
-      return "axis, linear_lower, linear_upper, angular_lower, angular_upper";
-  }
-  return "";
-}
-
-bool takes(JointKind kind, const std::string& key) {
-  return scene_values::listsKey(jointKeys(kind), key);
+// Whether a joint of type `kind` takes `key` besides file_keys::kJointCommonKeys.
+bool takes(JointKind kind, std::string_view key) {
+  return jointKeys(kind).contains(key);
 }
 
 const SceneBody* bodyNamed(const Scene& scene, const std::string& name) {
@@ -49,15 +32,19 @@ SceneJoint readJoint(const TomlReader& reader, const toml::table& table, const s
   const toml::node* typeNode = table.get("type");
   if (typeNode == nullptr) reader.fail(table.source(), path + ".type", "missing");
   joint.kind = reader.choice(*typeNode, path + ".type", kJointKinds);
-  const std::string known = std::string("type, body_a, body_b, pivot, disable_collisions") +
-                            (*jointKeys(joint.kind) ? ", " : "") + jointKeys(joint.kind);
+  const KeyList commonKeys = file_keys::kJointCommonKeys;
+  const std::string known = commonKeys.joined() + (jointKeys(joint.kind).empty() ? "" : ", ") +
+                            jointKeys(joint.kind).joined();
   bool pivotGiven = false, axisGiven = false, lowerGiven = false, upperGiven = false;
   bool speedGiven = false, impulseGiven = false;
   for (const auto& [key, node] : table) {
     const std::string name(key.str());
     const std::string keyPath = path + "." + name;
-    if (name == "type") continue;
-    if (name == "body_a" || name == "body_b") {
+    if (!commonKeys.contains(name) && !takes(joint.kind, name)) {
+      reader.unknownKey(key, keyPath, known);
+    } else if (name == "type") {
+      continue;
+    } else if (name == "body_a" || name == "body_b") {
       std::string& body = name == "body_a" ? joint.bodyA : joint.bodyB;
       body = reader.string(node, keyPath);
       if (bodyNamed(scene, body) == nullptr)
@@ -68,8 +55,6 @@ SceneJoint readJoint(const TomlReader& reader, const toml::table& table, const s
     } else if (name == "disable_collisions") {
       if (!node.is_boolean()) reader.fail(node.source(), keyPath, "expected true or false");
       joint.disableCollisions = node.as_boolean()->get();
-    } else if (!takes(joint.kind, name)) {
-      reader.unknownKey(key, keyPath, known);
     } else if (name == "axis") {
       joint.axis = scene_values::vector3(reader, node, keyPath);
       const double length = joint.axis.length();
@@ -96,12 +81,15 @@ SceneJoint readJoint(const TomlReader& reader, const toml::table& table, const s
       if (!(value >= 0 && value <= M_PI))
         reader.fail(node.source(), keyPath, "must be in [0, pi] rad");
       joint.swing[name == "swing_span1" ? 0 : name == "swing_span2" ? 1 : 2] = value;
-    } else {  // six_dof's limits
+    } else if (name == "linear_lower" || name == "linear_upper" || name == "angular_lower" ||
+               name == "angular_upper") {  // six_dof's limits
       const btVector3 value = scene_values::vector3(reader, node, keyPath);
       if (name == "linear_lower") joint.linearLower = value;
       if (name == "linear_upper") joint.linearUpper = value;
       if (name == "angular_lower") joint.angularLower = value;
       if (name == "angular_upper") joint.angularUpper = value;
+    } else {
+      reader.unreadKey(key, keyPath);
     }
   }
   if (joint.bodyA.empty()) reader.fail(table.source(), path + ".body_a", "missing");

@@ -2,7 +2,6 @@
 #pragma once
 
 #include <string>
-#include <string_view>
 
 #include "carom/bullet/scene.h"
 #include "toml_reader.h"
@@ -12,8 +11,6 @@ namespace carom {
 namespace scene_values {
 // An array of three finite numbers, e.g. a position.
 btVector3 vector3(const TomlReader& reader, const toml::node& node, const std::string& key);
-// Whether `key` is one of `keys`, a list written "a, b, c".
-bool listsKey(std::string_view keys, std::string_view key);
 }  // namespace scene_values
 
 // Reads every [[joint]] table into scene.joints; the bodies are read already. Fails naming the

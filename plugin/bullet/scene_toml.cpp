@@ -13,6 +13,7 @@
 #include "scene_hull.h"
 #include "scene_inertia.h"
 #include "scene_joints.h"
+#include "scene_keys.h"
 #include "scene_overlaps.h"
 #include "toml_input.h"
 #include "toml_reader.h"
@@ -28,13 +29,11 @@ btVector3 scene_values::vector3(const TomlReader& reader, const toml::node& node
   return {v[0], v[1], v[2]};
 }
 
-bool scene_values::listsKey(std::string_view keys, std::string_view key) {
-  return (", " + std::string(keys) + ",").find(", " + std::string(key) + ",") != std::string::npos;
-}
-
 namespace {
 
-using scene_values::listsKey;
+using file_keys::KeyList;
+using file_keys::kShapeKinds;
+using file_keys::shapeKeys;
 using scene_values::vector3;
 
 // A unit quaternion may carry the rounding of a file written with a few digits, no more.
@@ -62,9 +61,12 @@ btVector3 positiveVector3(const TomlReader& reader, const toml::node& node,
 }
 
 void readWorld(const TomlReader& reader, const toml::table& table, WorldSettings& world) {
+  const KeyList keys = file_keys::kWorldKeys;
   for (const auto& [key, node] : table) {
     const std::string path = "world." + std::string(key.str());
-    if (key == "gravity") {
+    if (!keys.contains(key.str())) {
+      reader.unknownKey(key, path, keys.joined());
+    } else if (key == "gravity") {
       world.gravity = vector3(reader, node, path);
     } else if (key == "timestep") {
       world.timestep = positive(reader, node, path);
@@ -75,7 +77,7 @@ void readWorld(const TomlReader& reader, const toml::table& table, WorldSettings
       if (every < 1 || every > INT32_MAX) reader.fail(node.source(), path, "must be ≥ 1");
       world.outputEvery = static_cast<int>(every);
     } else {
-      reader.unknownKey(key, path, "gravity, timestep, duration, output_every");
+      reader.unreadKey(key, path);
     }
   }
   // The step count, judged at the duration's line (or the timestep's, where it is the only one).
@@ -86,51 +88,6 @@ void readWorld(const TomlReader& reader, const toml::table& table, WorldSettings
     reader.fail(node ? node->source() : table.source(),
                 durationGiven ? "world.duration" : "world.timestep", problem);
   }
-}
-
-inline constexpr config_values::Choice<ShapeKind> kShapeKinds[] = {
-    {"plane", ShapeKind::plane},
-    {"sphere", ShapeKind::sphere},
-    {"box", ShapeKind::box},
-    {"ellipsoid", ShapeKind::ellipsoid},
-    {"capsule", ShapeKind::capsule},
-    {"cylinder", ShapeKind::cylinder},
-    {"convex_hull", ShapeKind::convexHull},
-    {"compound", ShapeKind::compound}};
-
-// The keys each shape takes besides the common ones; any other key is unknown for that shape.
-const char* shapeKeys(ShapeKind kind) {
-  switch (kind) {
-    case ShapeKind::plane:
-      return "normal, offset";
-    case ShapeKind::sphere:
-      return "radius";
-    case ShapeKind::box:
-      return "half_extents";
-    case ShapeKind::ellipsoid:
-      return "semi_axes";
-    case ShapeKind::capsule:
-    case ShapeKind::cylinder:
-      return "radius, half_height";
-    case ShapeKind::convexHull:
-      return "points";
-    case ShapeKind::compound:
-      return "children";
-  }
-  return "";
-}
-
-bool isShapeKey(ShapeKind kind, std::string_view key) {
-  return listsKey(shapeKeys(kind), key);
-}
-
-// A plane is the world's boundary, not a body that moves: it takes no pose, mass or inertia.
-const char* kPlaneCommonKeys = "name, shape, mass, material";
-const char* kBodyCommonKeys =
-    "name, shape, mass, inertia, position, orientation, velocity, angular_velocity, material";
-
-bool isCommonKey(ShapeKind kind, std::string_view key) {
-  return listsKey(kind == ShapeKind::plane ? kPlaneCommonKeys : kBodyCommonKeys, key);
 }
 
 void readChildren(const TomlReader& reader, const toml::node& node, const std::string& path,
@@ -157,8 +114,10 @@ double rotationalEnergy(const SceneBody& body) {
   return 0.5 * (body.inertia * w).dot(w);
 }
 
-void readShapeKey(const TomlReader& reader, const toml::node& node, const std::string& key,
+// One of shapeKeys(shape.kind).
+void readShapeKey(const TomlReader& reader, const toml::key& name, const toml::node& node,
                   const std::string& path, ShapeSpec& shape) {
+  const std::string_view key = name.str();
   if (key == "normal") {
     // Scaled by its largest entry before normalizing: the length of [0, 0, 1e200] overflows.
     const btVector3 normal = vector3(reader, node, path);
@@ -187,23 +146,21 @@ void readShapeKey(const TomlReader& reader, const toml::node& node, const std::s
     reader.require(node, path, flatHullProblem(shape.points));
   } else if (key == "children") {
     readChildren(reader, node, path, shape);
+  } else {
+    reader.unreadKey(name, path);
   }
 }
 
 // The keys a shape cannot do without, checked after the whole table is read.
 void requireShapeKeys(const TomlReader& reader, const toml::table& table, const std::string& path,
                       ShapeKind kind) {
-  const std::string keys = shapeKeys(kind);
-  std::size_t begin = 0;
-  while (begin < keys.size()) {
-    const std::size_t end = std::min(keys.find(", ", begin), keys.size());
-    const std::string key = keys.substr(begin, end - begin);
+  for (const std::string_view key : shapeKeys(kind)) {
     const bool optional = kind == ShapeKind::plane && key == "offset";
     if (!optional && !table.contains(key)) {
-      reader.fail(table.source(), path + "." + key,
-                  std::string("missing: a ") + toString(kind) + " needs " + shapeKeys(kind));
+      reader.fail(
+          table.source(), path + "." + std::string(key),
+          std::string("missing: a ") + toString(kind) + " needs " + shapeKeys(kind).joined());
     }
-    begin = end + 2;
   }
 }
 
@@ -226,23 +183,24 @@ CompoundChild readChild(const TomlReader& reader, const toml::table& table,
   if (shapeNode == nullptr) reader.fail(table.source(), path + ".shape", "missing");
   child.shape.kind = reader.choice(*shapeNode, path + ".shape", kShapeKinds);
   const ShapeKind kind = child.shape.kind;
-  // Bullet's compound collides its children as convex shapes, and carom's gap does the same.
-  if (kind == ShapeKind::plane || kind == ShapeKind::compound) {
+  if (!file_keys::isChildShape(kind)) {
     reader.fail(shapeNode->source(), path + ".shape",
                 "a compound's child must be a convex shape, not a plane or a compound");
   }
+  const KeyList childKeys = file_keys::kChildKeys;
   for (const auto& [key, node] : table) {
     const std::string name(key.str());
     const std::string keyPath = path + "." + name;
-    if (isShapeKey(kind, name)) {
-      readShapeKey(reader, node, name, keyPath, child.shape);
+    if (shapeKeys(kind).contains(name)) {
+      readShapeKey(reader, key, node, keyPath, child.shape);
+    } else if (!childKeys.contains(name)) {
+      reader.unknownKey(key, keyPath, childKeys.joined() + ", " + shapeKeys(kind).joined());
     } else if (name == "position") {
       child.position = vector3(reader, node, keyPath);
     } else if (name == "orientation") {
       child.orientation = unitQuaternion(reader, node, keyPath);
     } else if (name != "shape") {
-      reader.unknownKey(key, keyPath,
-                        std::string("shape, position, orientation, ") + shapeKeys(kind));
+      reader.unreadKey(key, keyPath);
     }
   }
   requireShapeKeys(reader, table, path, kind);
@@ -273,12 +231,11 @@ SceneBody readBody(const TomlReader& reader, const Config& config, const toml::t
   for (const auto& [key, node] : table) {
     const std::string name(key.str());
     const std::string keyPath = path + "." + name;
-    if (isShapeKey(kind, name)) {
-      readShapeKey(reader, node, name, keyPath, body.shape);
-    } else if (!isCommonKey(kind, name)) {
+    if (shapeKeys(kind).contains(name)) {
+      readShapeKey(reader, key, node, keyPath, body.shape);
+    } else if (!file_keys::bodyCommonKeys(kind).contains(name)) {
       reader.unknownKey(key, keyPath,
-                        std::string(kind == ShapeKind::plane ? kPlaneCommonKeys : kBodyCommonKeys) +
-                            ", " + shapeKeys(kind));
+                        file_keys::bodyCommonKeys(kind).joined() + ", " + shapeKeys(kind).joined());
     } else if (name == "name") {
       body.name = reader.string(node, keyPath);
       if (body.name.empty()) reader.fail(node.source(), keyPath, "must not be empty");
@@ -308,6 +265,8 @@ SceneBody readBody(const TomlReader& reader, const Config& config, const toml::t
       if (config.materials().count(body.material) == 0) {
         reader.fail(node.source(), keyPath, "material \"" + body.material + "\" is not defined");
       }
+    } else if (name != "shape") {
+      reader.unreadKey(key, keyPath);
     }
   }
   if (body.name.empty()) reader.fail(table.source(), path + ".name", "missing");
@@ -404,11 +363,10 @@ const char* toString(ShapeKind kind) {
 Scene Scene::parse(std::string_view text, std::string_view source) {
   const TomlReader reader(source);
   const toml::table root = reader.parse(text);
+  const KeyList tables = file_keys::kSceneTables;
   for (const auto& [key, node] : root) {
-    if (key != "world" && key != "solver" && key != "material" && key != "pair" && key != "body" &&
-        key != "joint") {
-      reader.unknownKey(key, std::string(key.str()), "world, solver, material, pair, body, joint");
-    }
+    if (!tables.contains(key.str()))
+      reader.unknownKey(key, std::string(key.str()), tables.joined());
   }
   Scene scene;
   scene.source = std::string(source);

@@ -66,6 +66,12 @@ class TomlReader {
     fail(key.source(), path, "unknown key (known here: " + known + ")");
   }
 
+  // A key of the parser's own list (config_keys.h, scene_keys.h) that no branch of it reads: a bug
+  // in carom, refused rather than its value silently ignored.
+  [[noreturn]] void unreadKey(const toml::key& key, const std::string& path) const {
+    fail(key.source(), path, "carom lists this key but does not read it (a bug in carom)");
+  }
+
   // Parses a whole document; malformed TOML fails at its line with the key "TOML".
   toml::table parse(std::string_view text) const;
 
