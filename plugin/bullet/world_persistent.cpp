@@ -191,7 +191,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // Inside the step both solves below start from a pile held before (persistent_settings.h).
   const core::contact::PersistentContactSettings settings =
       mode == Hold::kStartOfStep || mode == Hold::kResting
-          ? detail::kPersistentContactSettings
+          ? detail::kStepHoldSettings
           : detail::landingHoldSettings(m_timeStep);
   // (a) Stop what still approaches, at once and plastically: a half impulse would let the body
   // sink by ½τ u_n over the rest of the step.
@@ -327,8 +327,8 @@ void VariationalStep::stopHeldContacts(const Island& island, int id) {
     contacts.push_back(contact);
   }
   if (contacts.empty()) return;
-  const core::contact::PersistentContactReport stop =
-      core::contact::solvePersistentContacts(bodies, contacts, detail::kPersistentContactSettings);
+  const core::contact::PersistentContactReport stop = core::contact::solvePersistentContacts(
+      bodies, contacts, detail::endOfStepStopSettings(m_timeStep));
   if (!stop.ok()) m_diagnostics.message = stop.message;
   if (stop.penetratingContact >= 0) {
     const CandidatePair& pair = *pairOf[stop.penetratingContact];
