@@ -171,6 +171,43 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   std::vector<std::size_t> stepped, directed;  // the contacts with Δλ ≠ 0, with p ≠ 0
   std::vector<bool> isDirected(contacts.size(), false);
   double lastStepNorm = 0.0;
+  // Applies `moves` (contact-frame impulse changes) at contacts `indices`, whose relative
+  // velocities before were `uBefore`, and keeps them where they lower the kinetic energy T (plus
+  // Σ c ΔP_n `withAllowance`): its change is Σ Δλ·ū, ū the mean of each contact's relative velocity
+  // before and after. Else undoes them. Returns whether they were kept.
+  const auto tryMoves = [&](const std::vector<std::size_t>& indices, const std::vector<Vec3>& moves,
+                            const std::vector<Vec3>& uBefore, bool withAllowance) {
+    for (std::size_t k = 0; k < indices.size(); ++k)
+      applyImpulse(sweep[indices[k]], moves[k]);
+    double change = 0.0;
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      const std::size_t i = indices[k];
+      const Vec3 mean = 0.5 * (uBefore[k] + relativeVelocityOf(v, w, sweep[i]));
+      change += moves[k].dot(mean) + (withAllowance ? contacts[i].approach * moves[k](0) : 0.0);
+    }
+    const bool kept = change <= 0.0;
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+      const std::size_t i = indices[k];
+      if (!kept) {
+        applyImpulse(sweep[i], -moves[k]);
+      } else if (moves[k] != Vec3::Zero()) {
+        lambda[i] += moves[k];
+        changed[i] = true;
+        fresh[i] = false;
+      }
+    }
+    return kept;
+  };
+  const auto restartMomentum = [&] {
+    for (const std::size_t i : directed) {
+      direction[i] = Vec3::Zero();
+      isDirected[i] = false;
+    }
+    directed.clear();
+    for (const std::size_t i : stepped)
+      step[i] = Vec3::Zero();
+    stepped.clear();
+  };
   const auto moveOn = [&] {
     double stepNorm = 0.0;
     for (const std::size_t i : stepped)
@@ -185,35 +222,19 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
                         lambda[i]);
         uBefore.push_back(relativeVelocityOf(v, w, sweep[i]));
       }
-      for (std::size_t k = 0; k < directed.size(); ++k)
-        applyImpulse(sweep[directed[k]], moves[k]);
-      double energyChange = 0.0;  // Σ Δλ·ū, ū the mean of the relative velocities before and after
-      for (std::size_t k = 0; k < directed.size(); ++k) {
-        const Vec3 mean = 0.5 * (uBefore[k] + relativeVelocityOf(v, w, sweep[directed[k]]));
-        energyChange += moves[k].dot(mean);
-      }
-      restart = energyChange > 0.0;
-      for (std::size_t k = 0; k < directed.size(); ++k) {
-        const std::size_t i = directed[k];
-        if (restart) {
-          applyImpulse(sweep[i], -moves[k]);
-        } else if (moves[k] != Vec3::Zero()) {
-          lambda[i] += moves[k];
-          changed[i] = true;
-          fresh[i] = false;
-        }
-      }
+      restart = !tryMoves(directed, moves, uBefore, false);
+    }
+    if (restart) {
+      restartMomentum();
+      return;
     }
     for (const std::size_t i : directed) {
-      direction[i] = restart ? Vec3::Zero() : (beta * direction[i]).eval();
+      direction[i] *= beta;
       isDirected[i] = false;
     }
-    if (restart) directed.clear();
     for (const std::size_t i : stepped) {
-      if (!restart) {
-        direction[i] += step[i];
-        if (!isDirected[i]) directed.push_back(i);
-      }
+      direction[i] += step[i];
+      if (!isDirected[i]) directed.push_back(i);
       step[i] = Vec3::Zero();
     }
     stepped.clear();
@@ -222,17 +243,6 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
                    directed.end());
     for (const std::size_t i : directed)
       isDirected[i] = true;
-  };
-  const auto restartMomentum = [&] {
-    for (const std::size_t i : directed) {
-      direction[i] = Vec3::Zero();
-      isDirected[i] = false;
-    }
-    directed.clear();
-    for (const std::size_t i : stepped)
-      step[i] = Vec3::Zero();
-    stepped.clear();
-    lastStepNorm = 0.0;
   };
   // Subspace minimisation (subspace_step.h): the active rows solved at once, the result projected
   // onto the friction cones; kept where it lowers T + Σ c P_n, which every local solve of a sweep
@@ -247,39 +257,26 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     const std::optional<std::vector<Vec3>> change =
         subspaceStep(sweep, contacts, lambda, u, bodies.size(), maxProducts, settings.tolerance);
     if (!change) return false;
+    std::vector<std::size_t> changing;  // the contacts the solve changes
+    std::vector<Vec3> uBefore;
+    for (std::size_t i = 0; i < contacts.size(); ++i) {
+      if ((*change)[i] == Vec3::Zero()) continue;
+      changing.push_back(i);
+      uBefore.push_back(u[i]);
+    }
     // Along the solve's change, halved until the merit falls: projected onto the cones, a step
     // through a wrong active set can raise it, a shorter one less so.
     for (double fraction = 1.0; fraction >= kShortestSubspaceStep; fraction *= 0.5) {
-      std::vector<Vec3> moves(contacts.size(), Vec3::Zero());
-      for (std::size_t i = 0; i < contacts.size(); ++i) {
-        if ((*change)[i] == Vec3::Zero()) continue;
-        moves[i] =
-            onFrictionCone(lambda[i] + fraction * (*change)[i], contacts[i].friction) - lambda[i];
-        applyImpulse(sweep[i], moves[i]);
-        lambda[i] += moves[i];
+      std::vector<Vec3> moves;
+      for (const std::size_t i : changing) {
+        moves.push_back(onFrictionCone(lambda[i] + fraction * (*change)[i], contacts[i].friction) -
+                        lambda[i]);
       }
-      double meritChange = 0.0;
-      for (std::size_t i = 0; i < contacts.size(); ++i) {
-        if (moves[i] == Vec3::Zero()) continue;
-        const Vec3 mean = 0.5 * (u[i] + relativeVelocityOf(v, w, sweep[i]));
-        meritChange += moves[i].dot(mean) + contacts[i].approach * moves[i](0);
-      }
-      const bool kept = meritChange <= 0.0;
-      for (std::size_t i = 0; i < contacts.size(); ++i) {
-        if (moves[i] == Vec3::Zero()) continue;
-        if (kept) {
-          changed[i] = true;
-          fresh[i] = false;
-        } else {
-          applyImpulse(sweep[i], -moves[i]);
-          lambda[i] -= moves[i];
-        }
-      }
-      if (kept) return true;
+      if (tryMoves(changing, moves, uBefore, true)) return true;
     }
     return false;
   };
-  int subspaceTries = 0, nextSubspaceTry = 8;
+  int subspaceTriesLeft = settings.subspaceSolves, nextSubspaceTry = 8;
   for (int iteration = 1; iteration <= settings.maxIterations; ++iteration) {
     report.iterations = iteration;
     // Tested after the first sweep (a warm start from the solution stops there) and every fourth:
@@ -355,16 +352,17 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     // Tried after 8, 16, 32, … sweeps, until one is undone: a warm start that converges within a
     // few sweeps needs none, and where the sweeps have not found the active set by then (contacts
     // sliding and sticking by turns in a pile of mixed shapes) the tries cost and did not help.
-    if (iteration == nextSubspaceTry && subspaceTries < settings.subspaceSolves) {
-      ++subspaceTries;
+    if (iteration == nextSubspaceTry && subspaceTriesLeft > 0) {
+      --subspaceTriesLeft;
       nextSubspaceTry *= 2;
       // Its products cost no more than the sweeps so far: the solve at most doubles the work.
       if (solveSubspace(iteration)) {
         ++report.subspaceSolves;
         restartMomentum();
+        lastStepNorm = 0.0;
         continue;
       }
-      subspaceTries = settings.subspaceSolves;
+      subspaceTriesLeft = 0;
     }
     if (settings.momentum) moveOn();
   }
