@@ -47,11 +47,9 @@ double VariationalStep::restingSpeedOf(const core::impact::Material& material) c
 void VariationalStep::holdRestingContacts(const Island& island, int id, double remaining,
                                           Hold mode) {
   // Which contacts are resting is judged at the velocities the impact search and resolveImpact saw,
-  // before the earlier holds are settled: settling takes back what they gave ahead of time, and a
-  // contact that resolveImpact found resting (a landing) but that approached faster than the
-  // resting speed after it was neither struck nor held, and was found again at the same instant
-  // until the Zeno guard held it (measured in the bin: 56 whole-island holds at one instant
-  // for a sphere landing at 0.186 m/s, 0.214 after settling, resting speed 0.2135).
+  // before the earlier holds are settled: settling takes back what they gave ahead of time, and can
+  // push a contact that resolveImpact found resting (a landing) above the resting speed, where it
+  // would be neither struck nor held and be found again at the same instant.
   struct Resting {
     int p;
     double distance;
@@ -71,19 +69,16 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     // as a closing speculative pair (below).
     const bool apart = gapNowAtLeast(p) > m_holdingReach;
     // An island at rest holds every pair within the holding reach too: its hold pushes bodies into
-    // neighbours their free flight left apart, and its flow locates no landing to catch them (a box
-    // 1.25 µm from another went 1.1 mm into it over the step, measured).
+    // neighbours their free flight left apart, and its flow locates no landing to catch them.
     const bool near = mode == Hold::kResting && !apart && gapNow(p).distance <= m_holdingReach;
     if (!mayTouch(p) && !near) continue;
     // The Zeno guard's pair (its next event would exceed a body's events), and every pair of a body
     // that has had its events in the step, is left to the persistent contacts: held whatever its
     // speed, and, where it is still closing in (its trial poses penetrate), touching or not, with
     // every vertex its trial poses sink in, as speculative contacts free to close their gaps over
-    // the rest of the step and no more. Held where it touched only, a box struck down onto the
-    // ground pivoted on the one corner held and sank through it (25 cm deep in 20 steps in a bin of
-    // 300 bodies, measured). With the guard's pair alone held, a box lying on a sphere on the
-    // ground had its two pairs held by turns, each sinking to its quiet floor in between (6.4 mm in
-    // a step; 3.8 mm with both held, in a random scene of 30 bodies, measured).
+    // the rest of the step and no more: held where it touches only, a box struck down onto the
+    // ground pivots on the corner held and sinks through; with the guard's pair alone held, a body
+    // on two others has its pairs held by turns, each sinking to its quiet floor in between.
     const int maxEvents = m_world.getConfig().solver.maxEventsPerStep;
     const bool exhausted = (pair.bodyA != kFixed && m_eventsOf[pair.bodyA] >= maxEvents) ||
                            (pair.bodyB != kFixed && m_eventsOf[pair.bodyB] >= maxEvents);
@@ -94,19 +89,15 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const double distance = gapNow(p).distance;
     // A pair held earlier in the step that its half impulse has lifted apart within the holding
     // reach (a held body rises by up to a h²/8 before it comes back down at the end of the step)
-    // stays held, as speculative contacts: dropped, it fell back unheld and landed again, each
-    // landing holding the island anew and dropping the pairs lifted apart at that instant. In a
-    // bin of 300 bodies, kept, its settled pile (steps 101–130) had 117 events per step instead of
-    // 231, and its deepest overlap over 130 steps was 0.56 mm instead of 2.4 mm (measured).
+    // stays held, as speculative contacts: dropped, it falls back unheld and lands again, each
+    // landing holding the island anew and dropping the pairs lifted apart at that instant.
     const bool lifted = mode == Hold::kLanding && heldEarlier[p] && distance > kContactTolerance &&
                         distance <= m_holdingReach;
     // At the start of the step a pair that its free flight closes, at most at its resting speed, is
     // held as an island at rest holds it, whatever else its island holds: left free where it
-    // separated, it came back within the step and landed, and each landing held the whole island
-    // again (in a settled bin of 300 bodies, most of its events, measured). A pair lifted apart
-    // by an earlier hold in the step is held so too: allowed to close at g/τ only, it ended the
-    // step g/2 short of touching, and a box landed on a box hovered 0.11 mm above it, the energy
-    // guard putting the pile back there at the end of every step (measured).
+    // separates, it comes back within the step and lands, and each landing holds the whole island
+    // again. A pair lifted apart by an earlier hold in the step is held so too: allowed to close at
+    // g/τ only, it would end the step g/2 short of touching and hover there.
     const bool closesAtEnd = closesAtStart || lifted;
     const bool speculative = guarded || closesAtEnd;
     const bool closing = speculative && (m_tracks[p].closing || near || lifted);
@@ -117,8 +108,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const double restingSpeed = guarded ? kAll : restingSpeedOf(materialOf(pair.a, pair.b));
     const bool startOfStep = mode == Hold::kStartOfStep || mode == Hold::kResting;
     // An island at rest holds its closing pairs' separating contacts too, as speculative ones: its
-    // flow locates no landing to catch them when they come back (a ball on the ground, rising at
-    // 1 mm/s from 16 µm, went 1.5 mm into it over the step, measured).
+    // flow locates no landing to catch them when they come back.
     const double separatingSpeed = guarded || (closesAtEnd && closing) ? kAll
                                    : startOfStep ? kContactTolerance / m_timeStep
                                                  : m_restingSpeed;
@@ -141,9 +131,9 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     // The gap's witness point where the contacts held leave it out: contactsNow lists it only
     // beyond the outline of every contact within the reach, and one of those approaching faster
     // than the resting speed is no held contact (a box turning down onto another about two held
-    // corners, a third corner 0.6 mm above coming at 0.53 m/s: the deepest point between them sank
-    // on unheld at 3.8 cm/s, and the pair landed again 47 times in a step, measured). Where every
-    // contact listed is held, their outline is contactsNow's and the question is answered.
+    // corners, a third corner coming fast: the deepest point between them would sink on unheld, and
+    // the pair land again and again). Where every contact listed is held, their outline is
+    // contactsNow's and the question is answered.
     if (found.contacts.size() < found.touching.size()) {
       const std::optional<PairContact> witness = witnessBeyond(p, found.contacts);
       if (witness) hold(*witness);
@@ -203,9 +193,9 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // pair's at the start of the step). With u the normal speed after (a) (> 0 apart) and g the gap,
   // a hold of impulse P > 0 and allowance c ends the kick–flow–kick at g + τu/2 − τc/2 from
   // touching, to first order (x⁺ = x + τ(u + P/2m) + τ²a/2 with u + τa + P/m = −c): c = 2g/τ + u
-  // brings the point to touching at the end of the step, where g/τ left it g/2 + τu/2 short,
-  // hovering once the end's stop had taken its speed (measured: a box landing at 0.1 m/s from 1 mm
-  // stopped 0.5 mm above the ground). Not pushed (P = 0), it ends no closer than touching either:
+  // brings the point to touching at the end of the step, where g/τ would leave it g/2 + τu/2
+  // short, hovering once the end's stop has taken its speed. Not pushed (P = 0), it ends no closer
+  // than touching either:
   // the hold's condition u + τa ≥ −c is then g + τu + τ²a/2 ≥ 0.
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     if (!closesAtEnd[i]) continue;
@@ -240,8 +230,8 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
                                                                   : core::Vec3::Zero().eval();
   }
   // A point short of touching (a vertex within the holding reach) may still close over the rest
-  // of the step, as a speculative contact: held as touching, it propped a rocking box up in the air
-  // and lifted it (measured: up to 8.7e-4 J gained in a step).
+  // of the step, as a speculative contact: held as touching, it would prop a rocking box up in the
+  // air and lift it, gaining energy.
   for (std::size_t i = 0; i < contacts.size(); ++i)
     contacts[i].approach = allowance[i];
   const core::contact::PersistentContactReport hold =

@@ -51,13 +51,9 @@ struct PersistentContactSettings {
   /// Stall window: the solve stops, reported as kStalled, when the largest change of a contact's
   /// relative velocity over a sweep has not fallen by 1 % in this many sweeps. Gauss–Seidel
   /// converges linearly; at that pace (a rate above 0.99998 per sweep for 512) it needs more than
-  /// 50 000 sweeps per factor e still to go, far beyond any useful cap. Where contacts are nearly
-  /// redundant (a body on the ground and on a thin plate lying there) it does not move at all: in a
-  /// bin of 300 bodies such solves sat at one change for thousands of sweeps up to the cap
-  /// (measured). The velocities are then the sweep's, as at the cap. A cold ten-level pyramid of
-  /// boxes, whose largest change wanders for hundreds of sweeps, stalls too in its first steps; it
-  /// converges over the next steps from their warm starts, at the same cost over 120 steps as with
-  /// the cap alone (measured). Default 512.
+  /// 50 000 sweeps per factor e still to go, far beyond any useful cap, and where contacts are
+  /// nearly redundant (a body on the ground and on a thin plate lying there) it does not move at
+  /// all. The velocities are then the sweep's, as at the cap. Default 512.
   int stallSweeps = 512;
   /// Conjugate-gradient momentum after each sweep (NNCG, see the source): loads reach the bottom of
   /// a stack in a third of the sweeps or fewer. Its bookkeeping is work over every contact that
@@ -66,10 +62,10 @@ struct PersistentContactSettings {
   bool momentum = true;
   /// Subspace minimisations a solve may try (PGS-SM, see the source): after 8, 16, 32, … sweeps,
   /// while unconverged, the rows the sweeps have made active (pressed contacts, sticking or
-  /// sliding) are solved at once by conjugate gradients, and the sweeps go on from there; kept
-  /// where it lowers the kinetic energy, else undone and not tried again in the solve. Where loads
-  /// travel down a pile Gauss–Seidel needs thousands of sweeps and this a few solves. Default 0:
-  /// plain Gauss–Seidel.
+  /// sliding) are solved at once by conjugate gradients (up to four products per sweep so far), and
+  /// the sweeps go on from there; kept where it lowers the kinetic energy, else undone and not
+  /// tried again in the solve. Where loads travel down a pile Gauss–Seidel needs thousands of
+  /// sweeps and this a few solves. Default 0: plain Gauss–Seidel.
   int subspaceSolves = 0;
 };
 
