@@ -78,7 +78,7 @@ Gap sphereGap(const btVector3& c, btScalar r, btScalar distance, const btVector3
 // A sphere against a box, in closed form: Bullet's box is its core half extents rounded by its
 // margin (GJK's view of it), so c's signed distance to it is c's to the core box less the margin.
 // Exact, where GJK and EPA stop at a tolerance; and cheap: the variational step's vertex gaps (a
-// polyhedron's corner as a sphere of radius 0) made GJK a sixth of a 300-body bin's step time.
+// polyhedron's corner as a sphere of radius 0) are too many to leave to GJK.
 Gap sphereBoxGap(const btSphereShape& a, const btTransform& ta, const btBoxShape& b,
                  const btTransform& tb) {
   const btVector3 c = ta.getOrigin();
