@@ -46,8 +46,8 @@ class Variables {
 // are done over nonzeros only: M's columns (a contact problem's coupling is sparse: a contact
 // meets those of its own two bodies) and the pivot row of B⁻¹ (the identity's, until the
 // variables entered so far fill it in). The products are the dense ones less terms that are
-// exactly zero, so the pivots are the same; a column of boxes' Halm–Posa step takes a half to a
-// third of the dense time (BM_RouthBoxStackStep).
+// exactly zero, so the pivots are the same, at a fraction of the dense cost on a contact problem
+// (BM_RouthBoxStackStep, docs/measurements.md).
 class Tableau {
  public:
   Tableau(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& d)
