@@ -11,9 +11,8 @@
 namespace carom::detail {
 namespace {
 
-// Rounds of projections before GJK's answer is kept: the accelerated rounds below converged within
-// 32 in all of two million queries of a 300-body bin's first 60 steps, within 8 in all but 73; 404
-// met cores and kept GJK's (measured).
+// Rounds of projections before GJK's answer is kept: twice what the accelerated rounds below need
+// on a pouring bin's queries (docs/measurements.md).
 constexpr int kMaxRounds = 64;
 // A round that moves its point by less than this has converged (m): a ten-thousandth of the
 // contact tolerance.

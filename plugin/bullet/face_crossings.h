@@ -1,8 +1,7 @@
 // The corners of two touching faces' overlap that are vertices of neither shape. A box resting on
 // a box turned about the normal touches it where their edges cross; with its vertices alone (each
-// lies beyond the other face) it would be held at the gap's single witness point, balance there
-// and rock, and a stack of two gained up to 2.4e-3 J a step (measured, world_energy_test.cpp).
-// Internal to the plugin.
+// lies beyond the other face) it would be held at the gap's single witness point, balance there,
+// rock and gain energy. Internal to the plugin.
 #pragma once
 
 #include <vector>
@@ -23,14 +22,12 @@ struct FaceCrossing {
 // (or edges) within `reach` of the contact plane through the witness points: the corners of their
 // overlap, less the shapes' own vertices (vertex contacts; within kSamePoint) but for those on both
 // outlines (atVertex): two faces whose sides are in line (equal boxes stacked) cross at the
-// vertices, where a vertex's distance to the other shape, beside it by a few µm, hid the other's
-// edge sunk 20 µm into its face there, and the pair was held so, landing again every step
-// (measured). Each corner's gap
-// is the two outlines' heights there: a face within the reach but tilted from the contact plane
-// (a box landed on a box, its raised side 0.35 mm up) stands apart at its far corners, where the
-// pair's gap, taken for all of them before, held them as touching and propped the face tilted
-// (0.9 mrad, measured). Empty unless both shapes are polyhedra and one of the two touches with a
-// face.
+// vertices, where a vertex's distance to the other shape, beside it by a few µm, would hide the
+// other's edge sunk into its face there, and the pair would land again every step. Each corner's
+// gap is the two outlines' heights there: a face within the reach but tilted from the contact plane
+// stands apart at its far corners, where the pair's gap, taken for all of them, would hold them as
+// touching and prop the face tilted. Empty unless both shapes are polyhedra and one of the two
+// touches with a face.
 std::vector<FaceCrossing> faceCrossings(const PairGeometry& geometry, const btVector3& normal,
                                         const btVector3& pointOnA, const btVector3& pointOnB,
                                         double reach);

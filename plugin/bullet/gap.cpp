@@ -78,7 +78,7 @@ Gap sphereGap(const btVector3& c, btScalar r, btScalar distance, const btVector3
 // A sphere against a box, in closed form: Bullet's box is its core half extents rounded by its
 // margin (GJK's view of it), so c's signed distance to it is c's to the core box less the margin.
 // Exact, where GJK and EPA stop at a tolerance; and cheap: the variational step's vertex gaps (a
-// polyhedron's corner as a sphere of radius 0) made GJK a sixth of a 300-body bin's step time.
+// polyhedron's corner as a sphere of radius 0) are too many to leave to GJK.
 Gap sphereBoxGap(const btSphereShape& a, const btTransform& ta, const btBoxShape& b,
                  const btTransform& tb) {
   const btVector3 c = ta.getOrigin();
@@ -95,8 +95,8 @@ Gap sphereSphereGap(const btSphereShape& a, const btTransform& ta, const btSpher
 }
 
 // A sphere against an ellipsoid, in closed form (core::ellipsoidDistance): GJK's view of
-// carom::EllipsoidShape is the ellipsoid itself, margin included. The vertex gaps of boxes against
-// ellipsoids and the spheres' gaps to them were 57 % of the 300-body bin's GJK queries (measured).
+// carom::EllipsoidShape is the ellipsoid itself, margin included. With the vertex gaps of boxes
+// against ellipsoids, these are most of a mixed pile's gap queries, too many to leave to GJK.
 Gap sphereEllipsoidGap(const btSphereShape& a, const btTransform& ta, const EllipsoidShape& b,
                        const btTransform& tb) {
   const btVector3 c = ta.getOrigin();

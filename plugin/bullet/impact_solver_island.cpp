@@ -30,13 +30,12 @@ IslandBody makeBody(const btCollisionObject* object) {
 
 // Whether the pair is held at carom's own contact points (gatherIsland): each is a single convex
 // shape or a plane, and one is a smooth shape with flat or straight features, or one is a
-// polyhedron and one does not move. Bullet's manifold drops a point that has slid further than
-// the breaking threshold (a few mm for a small box) and gains one per step, so a box sliding over
-// a static object was held at one or two corners and rocked (a 0.2 m box launched at 3 m/s on the
-// ground at 60 Hz sank 4 cm and stopped within 0.8 s, with 45 impacts; on a 20° incline with
-// μ = 0.2 it stuck; measured). Between two moving bodies, which move together, the manifold's
-// points are kept: carom's list both faces' corners and their crossings, redundant for the few
-// sweeps of Bullet's iterations. A sphere or an ellipsoid touches at one point either way.
+// polyhedron and one does not move. Bullet's manifold drops a point that has slid further than the
+// breaking threshold (a few mm for a small box) and gains one per step, so a box sliding over a
+// static object would be held at one or two corners, rock, sink and stop short. Between two moving
+// bodies, which move together, the manifold's points are kept: carom's list both faces' corners and
+// their crossings, redundant for the few sweeps of Bullet's iterations. A sphere or an ellipsoid
+// touches at one point either way.
 bool heldAtPatchCorners(const btCollisionObject& a, const btCollisionObject& b) {
   const auto single = [](const btCollisionShape& shape) {
     return shape.isConvex() || shape.getShapeType() == STATIC_PLANE_PROXYTYPE;

@@ -128,11 +128,11 @@ core::contact::PersistentContactReport solveContacts(Island& island, int sweeps)
 // position errors of the step's start to kPositionTolerance, each correction the exact solve of
 // the rows' Jacobian at the step's start against the errors' change at the predicted poses
 // (getInfo2 there). The errors themselves are removed on positions (stage 5), not through the
-// velocities: a chain whose joints started 5 cm apart gained 104 J (of 71) when they were. With
-// Bullet's semi-implicit Euler this is a symplectic constrained integrator: a pendulum keeps its
-// energy within a bounded oscillation, where holding the rows at velocity level alone lost 45 % of
-// it in 40 swings at 240 Hz (the velocity, tangent at the step's start, leaves the joint's manifold
-// by (ωh)² of its energy each step, which the next projection takes away; measured).
+// velocities, which would give the bodies kinetic energy. With Bullet's semi-implicit Euler this
+// is a symplectic constrained integrator: a pendulum keeps its energy within a bounded
+// oscillation, where holding the rows at velocity level alone loses energy every step (the
+// velocity, tangent at the step's start, leaves the joint's manifold by (ωh)² of its energy each
+// step, which the next projection takes away).
 core::contact::JointSolveReport solveJoints(Island& island, const btContactSolverInfo& info);
 // The equality rows' position tolerance of solveJoints (m, or rad for an angular row), and its cap
 // on corrections, reported when reached: a correction gains a factor of about (ωh)² (ω the bodies'

@@ -141,11 +141,11 @@ btAlignedObjectArray<btSolverConstraint> rowsAt(btTypedConstraint& joint, int co
   info2.m_numIterations = info.m_numIterations;
   // A hinge's frame-offset rows (Bullet's default) on a static body drop the body's turn from a
   // pivot row while its stop is engaged, "to make the constraint more rigid" for Bullet's
-  // Gauss–Seidel; held exactly, that row holds the body's centre instead of its pivot, and a rod
-  // on its elastic stop spun about its centre and came back up to 0.73 rad instead of 0.785
-  // (measured). The hinge's classic rows are its own Jacobian. (A slider's classic rows are wrong
-  // for a body off its axis, Bullet says; its offset rows drop the same term only while a stop on
-  // its turn is engaged, harmless where the turn is locked, its default.)
+  // Gauss–Seidel; held exactly, that row holds the body's centre instead of its pivot, and a rod on
+  // its elastic stop would spin about its centre and not come back up to where it started. The
+  // hinge's classic rows are its own Jacobian. (A slider's classic rows are wrong for a body off
+  // its axis, Bullet says; its offset rows drop the same term only while a stop on its turn is
+  // engaged, harmless where the turn is locked, its default.)
   if (joint.getConstraintType() == HINGE_CONSTRAINT_TYPE) {
     auto& hinge = static_cast<btHingeConstraint&>(joint);
     const bool offset = hinge.getUseFrameOffset();
@@ -326,9 +326,8 @@ Eigen::VectorXd holdOnPositions(Island& island, std::vector<core::impact::Contac
   }
   // The corrections so far with the smallest error: where a correction makes the error larger
   // (a turn of a large fraction of a revolution in the step, where the rows' Jacobian at the start
-  // no longer describes the motion: a ragdoll's forearm was sent round a whole turn about its own
-  // axis, at 370 rad/s, which met the rows there again; measured), the step keeps the best and
-  // says so, and the drift correction takes the rest.
+  // no longer describes the motion and a correction can send a body round a whole turn), the step
+  // keeps the best and says so, and the drift correction takes the rest.
   struct Best {
     double error;
     std::vector<core::Vec3> v, w;

@@ -54,12 +54,11 @@ btVector3 faceNormalOf(const btTriangleShape& triangle, const btTransform& frame
 btVector3 interiorPointOf(const btConvexShape& shape, const btTransform& frame);
 
 // A mesh's triangle as the variational step meets it: solid behind its face. A triangle is thin,
-// and a shape's distance to it (GJK's) is never below zero: a ball that ended a step behind a
-// mesh's floor was as far from it as it had gone through, and no impact was located (a 0.1 m ball
-// at 30 m/s went through, measured). Where the convex shape's interiorPointOf lies behind the
-// face, within the triangle's outline, the face is a plane to it: the gap is its support point's
-// height over the plane (negative), as convexPlaneGap's. Elsewhere nothing (the shape is in front,
-// or beside the triangle: GJK's gap holds).
+// and a shape's distance to it (GJK's) is never below zero: a ball that ends a step behind a mesh's
+// floor is as far from it as it has gone through, and no impact would be located. Where the convex
+// shape's interiorPointOf lies behind the face, within the triangle's outline, the face is a plane
+// to it: the gap is its support point's height over the plane (negative), as convexPlaneGap's.
+// Elsewhere nothing (the shape is in front, or beside the triangle: GJK's gap holds).
 std::optional<Gap> gapBehindTriangle(const btConvexShape& shape, const btTransform& frame,
                                      const btTriangleShape& triangle,
                                      const btTransform& triangleFrame);
@@ -85,33 +84,33 @@ inline constexpr double kSharedCorner = 1e-4;
 // (kSharedCorner).
 TriangleNeighbours neighboursOf(const btConcaveShape& mesh, const MeshTriangle& triangle);
 
-// Gap `g` from a mesh's triangle (side `triangleSide` of the pair: 0 for A, 1 for B, at `frame`)
-// to a shape, its normal kept among the normals the mesh's surface has at the gap's witness point
-// on the triangle. GJK's normal at an edge points from the edge to the shape, tilted from the
-// face by as much as the shape lies beyond the edge; where the triangle across it continues the
-// face or bends up (a flat floor's inner edges), the shape beyond the edge lies over that
-// triangle, whose own pair holds it, and the tilt is no normal of the surface: a ball of radius
-// 0.2 m rolling at 1 m/s across a flat mesh's edges was pushed up and back along it, 2.7 % of its
-// energy lost at each (measured). There the normal is the face's; across an edge over which the
-// surface bends down (a ridge), it turns no further than the next face's. An edge with no triangle
-// across (the mesh's border) and a witness point inside the face keep GJK's normal. The distance
-// stays; the witness points, turned, are the other shape's support against the new normal (`other`,
-// convex, at `otherFrame`) and that point less the distance along the normal.
+// Gap `g` from a mesh's triangle (side `triangleSide` of the pair: 0 for A, 1 for B, at `frame`) to
+// a shape, its normal kept among the normals the mesh's surface has at the gap's witness point on
+// the triangle. GJK's normal at an edge points from the edge to the shape, tilted from the face by
+// as much as the shape lies beyond the edge; where the triangle across it continues the face or
+// bends up (a flat floor's inner edges), the shape beyond the edge lies over that triangle, whose
+// own pair holds it, and the tilt is no normal of the surface: a ball rolling across a flat mesh's
+// edges would be pushed up and back along it, losing energy at each. There the normal is the
+// face's; across an edge over which the surface bends down (a ridge), it turns no further than the
+// next face's. An edge with no triangle across (the mesh's border) and a witness point inside the
+// face keep GJK's normal. The distance stays; the witness points, turned, are the other shape's
+// support against the new normal (`other`, convex, at `otherFrame`) and that point less the
+// distance along the normal.
 Gap withinSurfaceNormals(const Gap& g, int triangleSide, const btTriangleShape& triangle,
                          const btTransform& frame, const TriangleNeighbours& neighbours,
                          const btCollisionShape& other, const btTransform& otherFrame);
 
 // The rounding of a box's edges where it meets a mesh's triangles (m): enough for GJK, which
-// between shapes without margins touches at distance zero, where its normal is EPA's, tilted by up
-// to 2e-4 rad for a box sliding over a triangle's edge (its speed off μg's by 3e-5 m/s, measured;
-// 1.4e-10 m/s with this margin). A box's edge on a slope rests lower by less than this.
+// between shapes without margins touches at distance zero, where its normal is EPA's, tilted
+// enough to slow a box sliding over a triangle's edge off μg. A box's edge on a slope rests lower
+// by less than this.
 inline constexpr double kSharpBoxMargin = 1e-5;
 
 // A box as it meets a mesh's triangles: with the corners its support mapping gives it, rounded by
 // kSharpBoxMargin only, as a plane meets it (gap.h), so that a box lies on a mesh as on a plane.
-// With its own margin (1 cm by default) GJK rounds its edges: a box's edge on a slope rested a
-// rounding lower than on a plane, 3.4 mm, while its vertices, sharp, were held inside the slope,
-// and it sank 0.1 mm into it (measured).
+// With its own margin (1 cm by default) GJK rounds its edges: a box's edge on a slope would rest a
+// rounding lower than on a plane, while its vertices, sharp, are held inside the slope, and it
+// would sink into it.
 btBoxShape sharpBox(const btBoxShape& box);
 
 }  // namespace carom

@@ -72,7 +72,7 @@ std::vector<PairPoint> pairContacts(const PairGeometry& geometry, const Gap& gap
   }
   // The gap's witness point where the points above do not hold it: a smooth shape's one point, or
   // an edge crossing an edge beyond a face's outline (a tilted box on a box's edge, held at the
-  // edge's end in the face alone, sank at the crossing by 4 mm, measured).
+  // edge's end in the face alone, would sink at the crossing).
   std::vector<btVector3> corners;
   for (const PairPoint& contact : contacts)
     corners.push_back(contact.point);

@@ -2,8 +2,8 @@
 // rows see the dynamic bodies' velocities only, as if every other body stood still. Where the
 // moving partners of an impact all translate at one velocity, the impact is solved in their frame
 // (every dynamic body's velocity less theirs), which leaves every relative velocity as it is.
-// Ignored, a kinematic lift's push on a box standing on it met zero relative velocity at the
-// box's four corners, every time, until the round or event cap.
+// Ignored, a kinematic lift's push on a box standing on it would meet zero relative velocity at
+// the box's four corners, every time, until the round or event cap.
 #pragma once
 
 #include <optional>

@@ -1,8 +1,8 @@
 // Bodies that overlap deeply when the simulation starts: a scene's at t = 0 (refused when the file
 // is read), and a carom::DynamicsWorld's bodies added since its last variational step (refused by
 // the step, world_overlaps.cpp). No mode can resolve a deep overlap without making energy (pushing
-// bodies apart lifts them or sets them moving), and the variational step spends its events on it:
-// 300 spheres placed at one spot did not finish 30 steps in two minutes.
+// bodies apart lifts them or sets them moving), and the variational step would spend its events on
+// it: a pile of bodies placed at one spot would barely advance.
 #pragma once
 
 #include <BulletCollision/CollisionShapes/btCollisionShape.h>

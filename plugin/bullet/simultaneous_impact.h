@@ -22,9 +22,9 @@ namespace carom::detail {
 inline constexpr int kImmovable = -1;
 
 // The most contacts one simultaneous impact resolves at once. Halm–Posa's step LCPs are dense in
-// the contacts and their bodies, and Lemke's pivots grow with their cube: a pyramid of 55 boxes
-// landing at once (a few hundred contacts) did not finish its step. A larger group is resolved one
-// contact at a time by its pair's law, in turn, each while it still approaches (the sequential
+// the contacts and their bodies, and Lemke's pivots grow with their cube: a pyramid of boxes
+// landing at once (a few hundred contacts) would not finish its step. A larger group is resolved
+// one contact at a time by its pair's law, in turn, each while it still approaches (the sequential
 // resolution), what still approaches afterwards struck again in the next round; both modes say so
 // in the event's law.
 inline constexpr std::size_t kMaxSimultaneousContacts = 32;

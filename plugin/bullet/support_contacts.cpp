@@ -66,8 +66,7 @@ std::array<btVector3, kSupportDirections> tangentsAcross(const btVector3& normal
 // contacts (a side lying on the ground) run along it seen along the normal, and a tilt finds a
 // segment's ends exactly only along it: tilted across it, the support of the curved side moves
 // off the line of contact by the tilt times the radius, to a point ahead of it as the body rolls,
-// which a contact held there stopped (a cylinder of radius 0.2 m rolling at 1 m/s in lcp mode
-// hopped by 7 µm, measured).
+// which a contact held there would stop (a rolling cylinder would hop).
 btVector3 axisOf(const btCollisionShape& shape, const btTransform& frame) {
   int up = -1;
   switch (shape.getShapeType()) {
@@ -142,7 +141,7 @@ std::vector<SupportCorner> turnedCorners(const PairGeometry& geometry, const Gap
     turned.frame[0] = turn * geometry.frame[0];
     const btVector3 point = gapOf(turned).pointOnB;
     // Across a segment the patch has no end that way: the turned A touches it anywhere along it,
-    // shifted across it by the turn (a capsule across a box held there rolled away, measured).
+    // shifted across it by the turn (a capsule across a box held there would roll away).
     if ((point - witness).dot(tangents[d]) < near.same) continue;
     if (gap.normal.dot(point - gap.pointOnB) < -reach || near(point, witness, kept)) continue;
     const double pointToA = pointGap(geometry, 1, point);

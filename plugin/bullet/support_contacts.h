@@ -1,8 +1,7 @@
 // The ends of a smooth shape's flat or straight contact: a cylinder on its side or on its cap, a
 // capsule on its side, a cone on its base or its side. The gap has one witness point there; held
-// at it alone, a capsule lying on the ground tipped about it, struck the ground with its other end,
-// tipped back and sank a little with every landing (0.5 mm per 100 steps, 5 events per step,
-// measured). Internal to the plugin.
+// at it alone, a capsule lying on the ground would tip about it, strike the ground with its other
+// end, tip back and sink a little with every landing. Internal to the plugin.
 #pragma once
 
 #include <vector>
@@ -56,13 +55,13 @@ std::vector<SupportCorner> supportCorners(const PairGeometry& geometry, int side
 
 // The corners of a patch that are corners of neither shape's support, where one side is a smooth
 // shape with flat or straight features: a plank lying across a log touches it along a segment
-// whose ends are where the plank's edges cross the log (held at its witness point alone, it
-// rocked there, 19 events a step, and sank 1.2 cm in 600 steps, measured). A is turned by
-// kSupportTilt about the gap's witness points' midpoint, towards each of kSupportDirections
-// tangents: its first touch with B is then at the end of the patch that way, whose point of B's
-// surface is kept where it lies that way of the witness point and within `reach` of touching A
-// unturned (pointGap), less those within ten times the turn's sweep of the witness point, of each
-// other or of `listed` (points already held). The corner's `direction` is the turn's.
+// whose ends are where the plank's edges cross the log (held at its witness point alone, it would
+// rock there and sink). A is turned by kSupportTilt about the gap's witness points' midpoint,
+// towards each of kSupportDirections tangents: its first touch with B is then at the end of the
+// patch that way, whose point of B's surface is kept where it lies that way of the witness point
+// and within `reach` of touching A unturned (pointGap), less those within ten times the turn's
+// sweep of the witness point, of each other or of `listed` (points already held). The corner's
+// `direction` is the turn's.
 std::vector<SupportCorner> turnedCorners(const PairGeometry& geometry, const Gap& gap, double reach,
                                          const std::vector<btVector3>& listed);
 

@@ -41,8 +41,8 @@ void checkUtf8(std::string_view text, std::string_view source) {
   std::size_t line = 1;
   for (std::size_t i = 0; i < text.size();) {
     // A NUL byte is no TOML (control characters but tab are not allowed), and the structure scan
-    // below reads '\0' as the end of the text: one before the end held it at the same place for
-    // ever (found by the fuzz target).
+    // below reads '\0' as the end of the text: one before the end would hold it at the same place
+    // for ever.
     if (text[i] == '\0')
       refuse(source, line, "a NUL byte (TOML allows no control character but tab)");
     const std::size_t length = utf8Length(text, i);

@@ -101,14 +101,13 @@ void VariationalStep::runAndCount(std::vector<Island>& islands, int id) {
 
 void VariationalStep::runIsland(Island& island, int id) {
   // At the start of the step a contact that separates is left free, however slowly: held, the
-  // half impulse would carry it up through the step as if supported, and the body would rise
-  // (measured: 5e-5 m and 3e-4 J in a step for a box leaving the last step at 7 mm/s). It lands
-  // within the step if it must, unless its pair closes at most at its resting speed: then it is
-  // held as a speculative contact that closes at the end of the step. Inside the step a held body
-  // separates at up to a h/2 from the half impulse, and its contacts stay held. An island at rest
-  // is held once and flows to the end of the step, unless its hold has left a pair closing (a push
-  // into a neighbour beyond the holding reach, a turn): the impact loop then takes the step from
-  // its holds.
+  // half impulse would carry it up through the step as if supported, and the body would rise and
+  // gain energy. It lands within the step if it must, unless its pair closes at most at its
+  // resting speed: then it is held as a speculative contact that closes at the end of the step.
+  // Inside the step a held body separates at up to a h/2 from the half impulse, and its contacts
+  // stay held. An island at rest is held once and flows to the end of the step, unless its hold
+  // has left a pair closing (a push into a neighbour beyond the holding reach, a turn): the impact
+  // loop then takes the step from its holds.
   m_now = 0;
   const bool resting = isResting(island);
   holdRestingContacts(island, id, 1.0, resting ? Hold::kResting : Hold::kStartOfStep);
@@ -127,9 +126,9 @@ void VariationalStep::runIsland(Island& island, int id) {
     const double alpha = earliestImpact(island, elapsed);
     if (!(alpha < remaining)) break;  // free flight to the end of the step
     // The Zeno guard counts events per body: a Zeno sequence of ever smaller bounces is one body's
-    // (or a few), while a busy island has many bodies with a few events each. Counted per island,
-    // a bin of 300 bodies spent its 64 events early in every step from its first landings on, and
-    // the guard's holds left bodies overlapping by up to 6 cm (measured; 7 mm counted per body).
+    // (or a few), while a busy island has many bodies with a few events each: counted per island,
+    // a busy island would spend its events early in every step, and the guard's holds would leave
+    // its bodies overlapping.
     const CandidatePair next = m_pairs[m_nextPair];  // a copy: m_pairs grows as partners are found
     const int events = std::max(next.bodyA == kFixed ? 0 : m_eventsOf[next.bodyA],
                                 next.bodyB == kFixed ? 0 : m_eventsOf[next.bodyB]);
@@ -138,9 +137,8 @@ void VariationalStep::runIsland(Island& island, int id) {
     if (events >= m_world.getConfig().solver.maxEventsPerStep) {
       // The pair is held at its instant, whatever its speed (the plastic stop dissipates), instead
       // of an endless series of impacts, and goes quiet; the rest of the island's events go on.
-      // When the guard held every touching and closing contact of the island and ended its step,
-      // what the hold pushed into a neighbour stayed there: in a bin of 300 bodies, 2.4 cm deep
-      // (measured; 0.5 mm now).
+      // Holding every touching and closing contact of the island and ending its step instead would
+      // leave what the hold pushes into a neighbour there.
       m_diagnostics.eventLimitReached = true;
       m_diagnostics.message =
           "solver.maxEventsPerStep (" + std::to_string(events) +
@@ -158,9 +156,8 @@ void VariationalStep::runIsland(Island& island, int id) {
       // A landing or graze found again at once by the same pair made no progress: the hold or the
       // graze dealt with its contacts, and its gap closes again within round-off of this instant (a
       // deep overlap of smooth shapes, whose penetration depth is noisier than the contact
-      // tolerance; a held contact that rolls). Found again and again, it used up the step's events
-      // (in a bin of 300 bodies, every step from the first landings on ended in the Zeno guard,
-      // each event holding the whole island again, measured).
+      // tolerance; a held contact that rolls). Found again and again, it would use up the step's
+      // events and end the step in the Zeno guard, each event holding the whole island again.
       constexpr double kSameInstant = 1e-9;  // of the step: below the impact search's resolution
       if (outcome != Outcome::kImpact && m_nextPair == lastPair && alpha <= kSameInstant)
         quietPair(m_nextPair);
@@ -526,9 +523,9 @@ void VariationalStep::markTouching(int p, double distance,
   // Its contacts sit at zero gap, and its gap is found again at once if it closes by round-off: a
   // smooth pair too, whose gap after an impact can close again within the step (a tumbling
   // cylinder struck on its rim, turned back down by its spin). Without slack, the search from the
-  // impact's root found it again at that instant (Φ ≈ 1e-17 m there, and below zero a round-off
-  // later), as a graze, until it went quiet and sank for the rest of the step (3.5 mm, and 6.6 cm
-  // in a random scene, measured). Polyhedra touch at vertices or face crossings.
+  // impact's root would find it again at that instant (Φ ≈ 1e-17 m there, below zero a round-off
+  // later), as a graze, until it goes quiet and sinks for the rest of the step. Polyhedra touch at
+  // vertices or face crossings.
   m_pairs[p].slack = kContactTolerance + std::max(0.0, -distance);
   const bool vertices =
       std::any_of(touching.begin(), touching.end(),

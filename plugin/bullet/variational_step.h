@@ -35,16 +35,15 @@ inline constexpr double kContactTolerance = 1e-6;
 // A touching contact whose normal speed is at most the step's resting speed is resting, held by the
 // persistent-contact LCP instead of an impact law: this (m/s) plus what the largest load adds in
 // one step (|g| h = 0.16 m/s at 60 Hz). Within a step a resting body's free corner approaches at up
-// to |g| h; as impacts, those approaches made a box at rest chatter on its corners, each bounce
-// lifting it.
+// to |g| h; as impacts, those approaches would make a box at rest chatter on its corners, each
+// bounce lifting it.
 inline constexpr double kRestingSpeed = 0.05;
 // How much deeper than when it went quiet a quiet pair (PairTrack::quiet) may sink before it counts
 // again (m), doubled each further time in the step. A held contact is a velocity constraint at one
 // instant: on a spinning body, or where the closest points run along an edge, the pair goes on
-// closing after the hold, and left quiet for the rest of the step it sank unchecked (a box on a
-// spinning compound 2.5 cm deeper within half a step, measured). The doubling bounds how often a
-// pair is held again in a step; a hundred contact tolerances keeps the ratchet of ever smaller
-// landings, whose every step is the contact tolerance, from coming back.
+// closing after the hold, and left quiet for the rest of the step it would sink unchecked. The
+// doubling bounds how often a pair is held again in a step; a hundred contact tolerances keeps
+// the ratchet of ever smaller landings, whose every step is the contact tolerance, away.
 inline constexpr double kQuietDepth = 1e-4;
 
 // An active dynamic body of the step: Bullet's body and its double-precision state.
@@ -76,8 +75,8 @@ inline constexpr int kWholeShape = -1;
 
 // A compound shape's pairs are its children's (compoundChildrenOf), each a
 // convex shape with vertices, patch corners and impacts of its own: paired as one shape, whose gap
-// is its closest child's, a compound lying on two children was held at that child's witness point
-// alone and rocked into the ground (two boxes side by side, 2.6 cm in 600 steps, measured).
+// is its closest child's, a compound lying on two children would be held at that child's witness
+// point alone and rock into the ground.
 struct CandidatePair {
   const btCollisionObject* a;
   const btCollisionObject* b;
@@ -107,8 +106,8 @@ struct PairContact {
 
 // The contacts of an impact or a hold, each once. Neighbouring triangles of a mesh (or children
 // of a compound), each a pair of its own, touch a body on their common edge or corner at one point:
-// a ball landing on a triangle's edge was two impacts of the same contact, and as two rows of the
-// hold's LCP the same contact makes it redundant, where Gauss–Seidel converges slowly.
+// a ball landing on a triangle's edge would be two impacts of the same contact, and as two rows of
+// the hold's LCP the same contact makes it redundant, where Gauss–Seidel converges slowly.
 class DistinctContacts {
  public:
   // Whether `contact` repeats none added before: the same two objects touching at the same point

@@ -57,7 +57,7 @@ std::vector<int> compoundChildrenOf(const btCollisionShape& shape) {
 
 const btPolyhedralConvexShape* polyhedronOf(const btCollisionShape* shape) {
   // By Bullet's shape type where it tells: the variational step asks for every contact and vertex
-  // query, and a dynamic_cast on every call was 5 % of a resting pyramid's step (measured).
+  // query, and a dynamic_cast on every call would be a noticeable part of a resting pile's step.
   switch (shape->getShapeType()) {
     case BOX_SHAPE_PROXYTYPE:
     case TRIANGLE_SHAPE_PROXYTYPE:

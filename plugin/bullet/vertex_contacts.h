@@ -46,8 +46,7 @@ bool isStrictlyConvex(const btCollisionShape& shape);
 // against the other side, or nullptr: a smooth or compound shape, or a polyhedron against a
 // strictly convex shape, which touches it at one point, the gap's witness. (A triangle's corner
 // ahead of a ball rolling over a mesh, held along the pair's normal where the ball's surface
-// moves down, pushed it back: a ball of radius 0.2 m rolling at 1 m/s lost 3 % of its energy at
-// each corner it rolled over, measured.)
+// moves down, would push it back and take energy at each corner it rolls over.)
 const btPolyhedralConvexShape* vertexPolyhedronOf(const PairGeometry& geometry, int side);
 
 // Whether vertex `vertex` of side `side` (vertexPolyhedronOf) touches the other side along
@@ -55,7 +54,7 @@ const btPolyhedralConvexShape* vertexPolyhedronOf(const PairGeometry& geometry, 
 // smooth shape with flat features (a cylinder, a capsule, a cone), where the surface nearest the
 // vertex faces it within kSupportTilt of the normal, a flat patch over it, not where it curves
 // away. (A mesh's corner ahead of a cylinder rolling over it, held along the pair's normal where
-// the cylinder's surface moves down, pushed it back: 1.7 % of its energy lost at each, measured.)
+// the cylinder's surface moves down, would push it back and take energy at each.)
 bool vertexFacesAlong(const PairGeometry& geometry, int side, int vertex, const btVector3& normal);
 
 // Vertex `vertex` of `polyhedron` at `frame`, in the world (m).
@@ -77,9 +76,9 @@ btVector3 surfaceVertexAt(const PairGeometry& geometry, int side, int vertex,
 // with the margin), as a box's vertices do: Bullet rounds its edges and corners by its margin (4 cm
 // by default), inside its extents, and a corner of another box under that rounding, at the sharp
 // face, is touching.
-// (An allowance of margin·(√3 − 1) for the rounded corner, as before, is right only where the two
-// corners meet: a box landed on a box, its raised corners 1 mm above the other's top corners and
-// 2 mm beside them, was held there as touching, propped tilted by 2.9 mrad, measured.)
+// (An allowance of margin·(√3 − 1) for the rounded corner is right only where the two corners
+// meet: beside the other's corner it would hold a raised corner as touching and prop the box
+// tilted.)
 double vertexGap(const PairGeometry& geometry, int side, int vertex);
 // How far a point `point` (world) on side `side`'s surface is from touching the other shape (m):
 // its distance to it less the contact tolerance.

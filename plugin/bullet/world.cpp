@@ -93,7 +93,8 @@ void DynamicsWorld::variationalSingleStep(double timeStep) {
   calculateSimulationIslands();
   // Bullet's islands put to sleep where every body wants to sleep, and woken where one is awake:
   // in stock Bullet part of solveConstraints (btSimulationIslandManager::buildAndProcessIslands).
-  // Without it no body ever fell asleep in this mode (a box at rest stayed at WANTS_DEACTIVATION).
+  // Without it no body would ever fall asleep in this mode (a box at rest would stay at
+  // WANTS_DEACTIVATION).
   getSimulationIslandManager()->buildIslands(getDispatcher(), this);
   updateActions(timeStep);
   updateActivationState(timeStep);

@@ -1,21 +1,19 @@
-// The energy guard of islands with persistent contacts. Impacts and free flight keep or lose
-// energy exactly as their laws say; the persistent contacts' kick–flow–kick is a time-stepping of
+// The energy guard of islands with persistent contacts. Impacts and free flight keep or lose energy
+// exactly as their laws say; the persistent contacts' kick–flow–kick is a time-stepping of
 // continuous contact whose impulse is computed at the step's start geometry, and where the flow
-// turns a body about a held edge or corner its error of order m g h² can have either sign
-// (measured: up to 7e-4 J per step for a 1 kg box pivoting on an edge at 60 Hz). Contacts with
-// friction or inelastic ones never give energy, so such a gain is removed from the island's
+// turns a body about a held edge or corner its error of order m g h² can have either sign. Contacts
+// with friction or inelastic ones never give energy, so such a gain is removed from the island's
 // kinetic energy by scaling its velocities, and reported.
 //
 // Where the island ends the step nearly at rest the gain is potential energy, beyond what scaling
 // can take: a box tilted on its corners over the ground, its corners held as speculative contacts,
 // kicked up by the first half of their impulse and stopped by the plastic LCP at the end of the
-// step, ends it at rest and up to 0.1 mm higher than it began (measured: 6.0e-4 J gained in a step
-// by a 1 kg box; 11 of 3000 random scenes of balls and cubes gained 1e-5 to 6e-4 J so). The rest
-// of the gain is then taken from the island's motion over the step: every body at rest is moved
-// back along its path, x and R from their start values toward the end ones on SE(3), to the
-// fraction s of it at which the island's energy is what it was (gravity's and the loads' share of
-// the energy are linear in s along that path). The start poses were the last step's end poses, so
-// the bodies stay where the step allowed them; the moves are a fraction of a millimetre.
+// step, ends it at rest and higher than it began. The rest of the gain is then taken from the
+// island's motion over the step: every body at rest is moved back along its path, x and R from
+// their start values toward the end ones on SE(3), to the fraction s of it at which the island's
+// energy is what it was (gravity's and the loads' share of the energy are linear in s along that
+// path). The start poses are the last step's end poses, so the bodies stay where the step allowed
+// them; the moves are a fraction of a millimetre.
 #include <cmath>
 
 #include "carom/core/lie.h"
@@ -62,8 +60,8 @@ bool movingKinematic(const btCollisionObject* object) {
 
 void VariationalStep::guardIslandEnergy(const Island& island) {
   // An island a moving kinematic body drives may gain energy (a lift raises what lies on it): left
-  // alone. Guarded, a box on a rising platform lost each step what the platform gave it, and the
-  // platform went up through it (measured).
+  // alone. Guarded, a box on a rising platform would lose each step what the platform gives it,
+  // and the platform would go up through it.
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
     if ((pair.bodyA == kFixed && movingKinematic(pair.a)) ||

@@ -1,10 +1,9 @@
 // Islands joined within the step. Each island runs on its own time (stage 4), so a body struck in
-// one that reaches a body of another before the end of the step met it only at the next step's
-// start, as deep as it had travelled into it since: a ball struck at 20 m/s towards a touching pair
-// of balls 28 cm away went 16 cm into the first of them (measured). findNewPartners links such
-// islands; their runs are taken back and they run again from the start of the step as one island,
-// until no run reaches another island's body. Each rerun joins two islands or more into one, so
-// there are fewer reruns than islands.
+// one that reaches a body of another before the end of the step would meet it only at the next
+// step's start, as deep as it had travelled into it since. findNewPartners links such islands;
+// their runs are taken back and they run again from the start of the step as one island, until no
+// run reaches another island's body. Each rerun joins two islands or more into one, so there are
+// fewer reruns than islands.
 #include <algorithm>
 #include <map>
 

@@ -1,9 +1,8 @@
 // An island at rest (stages 4–5 of ARCHITECTURE.md "One step" without events): where nothing in
 // an island can strike within the step, its contacts are held once, at the start of the step, and
 // it flows to the end with no impact located. A pair apart at its trial poses that may pass
-// through within the step (mayPassThrough) keeps its island out of rest. In a settled pile of 300
-// bodies the impact loop located ~300 landings per step, each holding the whole island again (4.6 s
-// per step, measured).
+// through within the step (mayPassThrough) keeps its island out of rest. Through the impact loop,
+// a settled pile's landings would be located one by one, each holding the whole island again.
 #include "variational_step.h"
 
 #include <algorithm>

@@ -1,9 +1,8 @@
 // A step that throws leaves the world as it was. btDiscreteDynamicsWorld::stepSimulation adds
 // gravity to every body's total force before its internal steps and clears the forces after them,
 // and in lcp mode integrates the velocities before the solver runs: a step that throws in between
-// left gravity added (after three failed steps a falling body gained four steps' gravity in the
-// next) and the velocities moved. What the step changes that a user can see is saved before it
-// and put back.
+// would leave gravity added (a falling body would gain the failed steps' gravity in the next) and
+// the velocities moved. What the step changes that a user can see is saved before it and put back.
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
 #include "carom/bullet/dynamics_world.h"

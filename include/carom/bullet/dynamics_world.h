@@ -53,7 +53,7 @@ struct StepDiagnostics {
   int gapQueries = 0;
   /// True when a body reached solver.maxEventsPerStep events in the step before it had finished:
   /// every pair of it was then held as a persistent contact whatever its speed, the other pairs'
-  /// events resolved as before (a Zeno guard; the step never hangs). `message` says where.
+  /// events resolved as usual (a Zeno guard; the step never hangs). `message` says where.
   bool eventLimitReached = false;
   std::string message;
 };

@@ -13,11 +13,9 @@
 //      smooth one with flat or straight features (a cylinder, a capsule, a cone), or a polyhedron
 //      (a box, a convex hull) touches a static or kinematic object, the contacts are instead the
 //      corners of the patch the pair touches along at the step's poses, as in variational mode:
-//      Bullet's manifold gains one point of such a pair per step and keeps each as a point of
-//      the body, so a cylinder rolling on its side was held at points behind and beside its line
-//      of contact, wobbled, sank and slowed (1 m/s to 0.68 m/s in 4 s at 60 Hz, 6 mm deep), and
-//      drops the points a slide carries away, so a box sliding down an incline rocked on one or
-//      two corners and sank (measured);
+//      Bullet's manifold gains one point of such a pair per step, keeps each as a point of the
+//      body and drops the points a slide carries away, so it holds a rolling cylinder behind and
+//      beside its line of contact and a sliding box on one or two corners;
 //   2. forces: v += h M⁻¹ F, ω += h J⁻¹ τ plus Bullet's gyroscopic term, exactly what
 //      btSequentialImpulseConstraintSolver adds;
 //   3. impacts: every contact that approached faster than the resting threshold *before* the
@@ -29,9 +27,8 @@
 //   4. contacts: core::contact::solvePersistentContacts over the closing contacts, in at most
 //      btContactSolverInfo::m_numIterations sweeps (Bullet's solver iterations, 10 by default;
 //      set as for stock Bullet, by world.getSolverInfo().m_numIterations), fewer where they
-//      converge. Warm-started from the manifold, a stack needs no more: a ten-level pyramid of
-//      boxes creeps as far in 600 steps with 10 sweeps as with 200 (4.0 and 4.9 mm, stock Bullet
-//      19 mm), at a tenth of the time (measured);
+//      converge. Warm-started from the manifold, a stack needs no more: more sweeps do not make
+//      a pyramid of boxes creep less (docs/measurements.md);
 //   5. drift: penetration deeper than `allowedPenetration` is removed by moving the bodies
 //      (pseudo velocities that change positions only, like Bullet's split impulse), and the
 //      potential energy a lift gives is taken from the island's kinetic energy (its velocities

@@ -67,7 +67,7 @@ double bodyKineticEnergy(const ContactBody& body) {
   if (!inverseInertia.isZero(0.0)) {
     // ½ωᵀJω with J the inverse of J⁻¹: by cofactors where J⁻¹ is well conditioned (every free body;
     // the persistent-contact solver reads every body's energy twice per solve, and a decomposition
-    // here was a tenth of a 300-body bin's step time, measured), else its pseudo-inverse (a body
+    // here would be a noticeable part of a big pile's step), else its pseudo-inverse (a body
     // rotationally locked about some axes).
     Mat3 inertia;
     bool invertible = false;

@@ -53,7 +53,7 @@ Material blendMaterials(const Material& a, const Material& b) {
   blend.impact = a.impact;
   blend.restitution = std::max(a.restitution, b.restitution);
   // √a·√b where the product of two large (1e200) or tiny coefficients leaves double range; √(a·b)
-  // elsewhere, bit for bit as before.
+  // elsewhere, the usual blend to the bit.
   const double product = a.friction * b.friction;
   blend.friction = std::isnormal(product) || (product == 0 && (a.friction == 0 || b.friction == 0))
                        ? std::sqrt(product)

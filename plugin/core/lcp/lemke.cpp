@@ -46,9 +46,8 @@ class Variables {
 // are done over nonzeros only: M's columns (a contact problem's coupling is sparse: a contact
 // meets those of its own two bodies) and the pivot row of B⁻¹ (the identity's, until the
 // variables entered so far fill it in). The products are the dense ones less terms that are
-// exactly zero. One Halm–Posa step of a column of 8 or 16 boxes (352 or 704 variables) went from
-// 2.9 to 1.6 ms and from 22 to 8 ms (BM_RouthBoxStackStep), the paper's examples' steps unchanged
-// (measured).
+// exactly zero, so the pivots are the same, at a fraction of the dense cost on a contact problem
+// (BM_RouthBoxStackStep, docs/measurements.md).
 class Tableau {
  public:
   Tableau(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& d)
