@@ -1,5 +1,5 @@
-# Every ```cpp block of docs/guide.md is compiled against carom::carom by the default build, so
-# that the guide cannot drift from the API. The line just before a block says what it is:
+# Every ```cpp block of docs/guide.md and README.md is compiled against carom::carom by the default
+# build, so that neither can drift from the API. The line just before a block says what it is:
 #   <!-- snippet: program -->           a whole program with main(): its own executable, run by
 #                                       ctest docs.guide_snippets.program_N, which passes on exit 0
 #   <!-- snippet: fragment(PARAMS) -->  statements (also a block with no marker, PARAMS empty): its
@@ -9,11 +9,9 @@
 #                                       uses without declaring them (the marker may span lines)
 # The fragments share one program that calls none of them (there is nothing to run them on):
 # building it compiles and links them; ctest docs.guide_snippets.fragments runs it. Each block's
-# #line points compiler errors at the guide.
+# #line points compiler errors at the page.
 
-set(carom_guide ${PROJECT_SOURCE_DIR}/docs/guide.md)
 set(carom_snippets_dir ${CMAKE_CURRENT_BINARY_DIR}/guide_snippets)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${carom_guide})
 
 # Rewriting an unchanged file would rebuild its snippet at every configure.
 function(carom_write_if_changed path content)
@@ -27,9 +25,15 @@ function(carom_write_if_changed path content)
 endfunction()
 
 # Blocks are found by string(FIND), not as CMake lists: C++ is full of semicolons.
-file(READ ${carom_guide} guide)
 set(fragments "#include <btBulletDynamicsCommon.h>\n#include <carom/carom.h>\n")
 set(programs 0)
+foreach(page guide readme)
+set(carom_guide ${PROJECT_SOURCE_DIR}/docs/guide.md)
+if(page STREQUAL "readme")
+  set(carom_guide ${PROJECT_SOURCE_DIR}/README.md)
+endif()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${carom_guide})
+file(READ ${carom_guide} guide)
 set(offset 0)
 while(TRUE)
   string(SUBSTRING "${guide}" ${offset} -1 rest)
@@ -72,12 +76,13 @@ while(TRUE)
     # Include lines are blanked, not removed, so that #line stays right.
     string(REGEX MATCHALL "(^|\n)#include[^\n]*" includes "${code}")
     string(REGEX REPLACE "(^|\n)#include[^\n]*" "\\1" code "${code}")
-    string(APPEND fragments ${includes} "\nvoid guideSnippetAtLine${code_line}(${params}) {\n"
+    string(APPEND fragments ${includes} "\nvoid ${page}SnippetAtLine${code_line}(${params}) {\n"
       "${line_directive}${code}}\n")
   else()
     message(FATAL_ERROR "${carom_guide}:${code_line}: unknown snippet kind '${kind}'")
   endif()
 endwhile()
+endforeach()
 
 # No -Wall -Wextra: the guide elides code (`/* ... */`), leaving names unused on purpose.
 string(APPEND fragments "\nint main() { return 0; }\n")
