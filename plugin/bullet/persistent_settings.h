@@ -14,8 +14,8 @@ inline constexpr double kHoldDrift = 1e-9;
 
 // The holds at the start of the step, which set the motion of a pile for the whole step: to
 // 1e-12 m/s, where a pile at rest stays exactly at rest and its next step's warm start is exact
-// (solved only to kHoldDrift a brick wall's contacts went on changing and each step's hold took
-// dozens of sweeps). Gauss–Seidel converges slowly down a stack; warm-started steps converge in a
+// (solved only to kHoldDrift, a pile's contacts keep changing and every step's hold takes dozens
+// of sweeps). Gauss–Seidel converges slowly down a stack; warm-started steps converge in a
 // few sweeps, and where they do not, subspace solves (up to 8) carry the loads down the pile.
 inline const core::contact::PersistentContactSettings kStepHoldSettings{5000, 1e-12, 512, true, 8};
 

@@ -23,8 +23,8 @@ const ContactBody kImmovable{};  // the world: zero inverse mass and inertia
 // The shortest fraction of a subspace solve's change tried before it is given up.
 constexpr double kShortestSubspaceStep = 1.0 / 8;
 // A subspace solve's conjugate-gradient products per sweep taken so far (each costs about a
-// sweep): loads reach the bottom of a cold pile (a brick wall of 200 at rest: 9,000 active rows)
-// in a few hundred products, which the first tries, capped at the sweeps so far, never reached.
+// sweep): loads reach the bottom of a cold pile in a few hundred products, more than the sweeps
+// before the first tries, while a solve still costs at most a few times the sweeps so far.
 constexpr int kSubspaceProductsPerSweep = 4;
 
 const ContactBody& bodyAt(const std::vector<ContactBody>& bodies, int index) {
