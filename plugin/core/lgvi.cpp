@@ -121,6 +121,11 @@ RotationSolution solveRotation(const MassProperties& body, const Vec3& g,
   return solution;
 }
 
+Mat3 rotationSensitivity(const MassProperties& body, const Mat3& F) {
+  const Mat3 A = F * body.nonStandardInertia();
+  return ((A.trace() * Mat3::Identity() - A) * F).inverse();
+}
+
 FlowResult flow(const MassProperties& body, const BodyState& state, double h,
                 const ExternalLoad& load, const NewtonSettings& settings) {
   if (!std::isfinite(h)) throw Error("flow: step length h is not finite");

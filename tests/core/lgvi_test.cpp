@@ -110,6 +110,27 @@ TEST(RotationSolve, IsotropicBodyTurnsAboutTheImpulseByTheAnalyticAngle) {
   EXPECT_NE(solveRotation(ball, Vec3(1.01 * j, 0, 0)).status, SolveStatus::kConverged);
 }
 
+TEST(RotationSolve, SensitivityIsTheDerivativeOfTheSolution) {
+  // Central differences of F(g) in the body frame of F: ξ_k ≈ log(F(g)ᵀF(g + εe_k))/ε, error O(ε²).
+  test::Random random(21);
+  for (int i = 0; i < 20; ++i) {
+    const MassProperties body = random.body();
+    const double smallest = body.inertia().eigenvalues().real().minCoeff();
+    const Vec3 g = random.uniform(0.0, 0.5 * smallest) * random.unitVector();
+    const Mat3 F = solveRotation(body, g).F;
+    const double epsilon = 1e-6;
+    Mat3 difference;
+    for (int k = 0; k < 3; ++k) {
+      const Vec3 step = epsilon * Vec3::Unit(k);
+      const Mat3 plus = solveRotation(body, g + step).F, minus = solveRotation(body, g - step).F;
+      difference.col(k) = logSO3(minus.transpose() * plus) / (2.0 * epsilon);
+    }
+    EXPECT_LE(maxAbs(rotationSensitivity(body, F) - difference), 1e-8 * maxAbs(difference));
+  }
+  const MassProperties body = uniformEllipsoid(1.0, {2, 3, 4});
+  EXPECT_LE(maxAbs(rotationSensitivity(body, Mat3::Identity()) - body.inverseInertia()), 1e-15);
+}
+
 TEST(RotationSolve, RefusesBadInput) {
   const MassProperties body = uniformEllipsoid(1.0, {2, 3, 4});
   EXPECT_THROW(solveRotation(body, Vec3(std::nan(""), 0, 0)), Error);

@@ -44,6 +44,13 @@ struct RotationSolution {
 RotationSolution solveRotation(const MassProperties& body, const Vec3& g,
                                const NewtonSettings& settings = {});
 
+/// The linearisation of (D.1) at its solution F: a change δg of the impulse turns F by δF = F S(ξ)
+/// (body frame at R_{k+1} = R_k F) with ξ = W δg,
+///   W = [(tr(F J_d) I − F J_d) F]⁻¹,
+/// from S(ζ)A + AᵀS(ζ) = S((tr A · I − A)ζ) with A = F J_d, ζ = Fξ; at F = I, W = J⁻¹ (4.1). The
+/// constrained integrator (joints/jointed_flow.h) takes its Newton Jacobian from it.
+Mat3 rotationSensitivity(const MassProperties& body, const Mat3& F);
+
 /// What acts on the body, held constant over a step.
 struct ExternalLoad {
   Vec3 gravity = Vec3::Zero();  ///< uniform gravitational acceleration, world frame (m/s²)

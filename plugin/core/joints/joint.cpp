@@ -1,0 +1,98 @@
+#include "carom/core/joints/joint.h"
+
+#include <cmath>
+
+#include "carom/core/lie.h"
+#include "carom/error.h"
+
+namespace carom::core::joints {
+namespace {
+
+// A frame whose z axis is `axis` (normalised), as btHingeConstraint builds its frames from an axis.
+Mat3 frameAlong(const Vec3& axis, const std::string& what) {
+  const double length = axis.norm();
+  if (!std::isfinite(length) || length < 1e-12) {
+    throw Error(what + " is not finite or has zero length (below 1e-12)");
+  }
+  const Vec3 z = axis / length;
+  // The coordinate axis least aligned with z gives a well-conditioned perpendicular x.
+  Eigen::Index least = 0;
+  z.cwiseAbs().minCoeff(&least);
+  const Vec3 x = z.cross(Vec3::Unit(least)).normalized();
+  Mat3 basis;
+  basis << x, z.cross(x), z;
+  return basis;
+}
+
+void validateSide(const JointFrame& side, int bodyCount, const std::string& what) {
+  if (side.body != kWorld && (side.body < 0 || side.body >= bodyCount)) {
+    throw Error(what + ": body index " + std::to_string(side.body) + " is out of range (" +
+                std::to_string(bodyCount) + " bodies, or kWorld = -1)");
+  }
+  if (!side.pivot.allFinite()) throw Error(what + ": pivot is not finite");
+  if (!side.basis.allFinite() || orthogonalityError(side.basis) > 1e-9 ||
+      side.basis.determinant() < 0.0) {
+    throw Error(what + ": basis is not a rotation");
+  }
+}
+
+}  // namespace
+
+const char* toString(JointType type) {
+  switch (type) {
+    case JointType::kPoint:
+      return "point";
+    case JointType::kHinge:
+      return "hinge";
+    case JointType::kFixed:
+      return "fixed";
+    case JointType::kSlider:
+      return "slider";
+  }
+  return "unknown";
+}
+
+int rowCount(JointType type) {
+  switch (type) {
+    case JointType::kPoint:
+      return 3;
+    case JointType::kHinge:
+    case JointType::kSlider:
+      return 5;
+    case JointType::kFixed:
+      return 6;
+  }
+  return 0;
+}
+
+Joint pointJoint(int bodyA, const Vec3& pivotA, int bodyB, const Vec3& pivotB) {
+  return {JointType::kPoint, {bodyA, pivotA, Mat3::Identity()}, {bodyB, pivotB, Mat3::Identity()}};
+}
+
+Joint hingeJoint(int bodyA, const Vec3& pivotA, const Vec3& axisA, int bodyB, const Vec3& pivotB,
+                 const Vec3& axisB) {
+  return {JointType::kHinge,
+          {bodyA, pivotA, frameAlong(axisA, "hinge axis on side A")},
+          {bodyB, pivotB, frameAlong(axisB, "hinge axis on side B")}};
+}
+
+Joint fixedJoint(const JointFrame& a, const JointFrame& b) {
+  return {JointType::kFixed, a, b};
+}
+
+Joint sliderJoint(const JointFrame& a, const JointFrame& b) {
+  return {JointType::kSlider, a, b};
+}
+
+void validateJoint(const Joint& joint, int bodyCount, const std::string& what) {
+  const std::string name = what + " (" + toString(joint.type) + ")";
+  validateSide(joint.a, bodyCount, name + " side A");
+  validateSide(joint.b, bodyCount, name + " side B");
+  if (joint.a.body == joint.b.body) {
+    throw Error(name + ": both sides are on " +
+                (joint.a.body == kWorld ? std::string("the world")
+                                        : "body " + std::to_string(joint.a.body)));
+  }
+}
+
+}  // namespace carom::core::joints
