@@ -18,7 +18,8 @@ Eigen::Vector3d toEigen(const btVector3& v) {
   return {v.x(), v.y(), v.z()};
 }
 
-// The one material of both bodies in carom's modes: the same material on both is used exactly.
+// The one material of both bodies in carom's modes: the same material on both is used exactly;
+// its friction is the sustained contacts' μ, its impact friction the impacts' (docs/config.md).
 Config configFor(const CubeModel& model) {
   Config config;
   config.solver.kind = model.kind;
@@ -26,7 +27,8 @@ Config configFor(const CubeModel& model) {
   material.name = "cube";
   material.impact = model.law;
   material.restitution = model.restitution;
-  material.friction = usesFriction(model) ? model.friction : 0.0;
+  material.friction = model.slidingFriction;
+  material.impactFriction = usesFriction(model) ? model.friction : 0.0;
   material.roughness = model.roughness;
   config.setMaterial("cube", material);
   return config;
