@@ -52,7 +52,7 @@ inline constexpr std::string_view kSolverKeys[] = {"kind", "simultaneous", "seed
 
 // [material.NAME] and [pair.A.B]: a pair table takes a material's keys.
 inline constexpr std::string_view kMaterialKeys[] = {"impact", "restitution", "friction",
-                                                     "roughness"};
+                                                     "impact_friction", "roughness"};
 
 // Appends `prefix` + key for every key of `keys`.
 inline void appendKeyPaths(std::vector<std::string>& paths, const std::string& prefix,

@@ -77,6 +77,9 @@ Material readMaterial(const TomlReader& reader, const toml::table& table, const 
     } else if (key == "friction") {
       base.friction = reader.number(node, path);
       judged([] {});
+    } else if (key == "impact_friction") {
+      base.impactFriction = reader.number(node, path);
+      judged([] {});
     } else if (key == "roughness") {
       const std::int64_t roughness = reader.integer(node, path);
       if (roughness < INT_MIN || roughness > INT_MAX) {

@@ -81,7 +81,7 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
           J.block<1, 3>(row, 6 * index + 3) += sign * r.cross(directions[d]).transpose();
       }
     }
-    mu(i) = contact.material.friction;
+    mu(i) = core::impact::frictionAtImpact(contact.material);
     restitution(i) = contact.material.restitution;
     const core::impact::Contact pair{bodyAt(bodies, contact.bodyA), bodyAt(bodies, contact.bodyB),
                                      contact.point, contact.normal};

@@ -69,6 +69,7 @@ restitution = 0.9
 
 [material.rubber]
 friction = 1
+impact_friction = 0.5
 roughness = 2
 
 [material.ice]
@@ -91,6 +92,7 @@ TEST(Config, DefaultsAreThoseOfTheInterface) {
   EXPECT_EQ(m.restitution, 1.0);
   EXPECT_EQ(m.friction, 0.0);
   EXPECT_EQ(m.roughness, 0);
+  EXPECT_FALSE(m.impactFriction);
   EXPECT_EQ(Config::parse("").materials().size(), 1u);
 }
 
@@ -107,6 +109,8 @@ TEST(Config, ParsesEveryKeyAndMaterialsStartFromTheDefault) {
   EXPECT_EQ(steel.roughness, 1);
   EXPECT_EQ(c.material("rubber").friction, 1.0);  // an integer where a number is expected
   EXPECT_EQ(c.material("rubber").roughness, 2);
+  EXPECT_EQ(c.material("rubber").impactFriction, 0.5);
+  EXPECT_FALSE(steel.impactFriction);
   EXPECT_EQ(c.material("ice").impact, ImpactLawKind::kStrict);
 }
 
@@ -165,6 +169,8 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"[material.a]\nrestitution = nan", "bad.toml:2: material.a.restitution:"},
         Malformed{"[material.a]\nfriction = -0.1", "bad.toml:2: material.a.friction:"},
         Malformed{"[material.a]\nfriction = inf", "bad.toml:2: material.a.friction:"},
+        Malformed{"[material.a]\nimpact_friction = -0.1",
+                  "bad.toml:2: material.a.impact_friction:"},
         Malformed{"[material.a]\nroughness = 3", "bad.toml:2: material.a.roughness:"},
         Malformed{"[material.a]\nroughness = 1.0", "bad.toml:2: material.a.roughness: expected"},
         Malformed{"[material.default]\nimpact = \"elastic\"",

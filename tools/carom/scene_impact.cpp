@@ -78,10 +78,8 @@ SceneImpact buildSceneImpact(const Scene& scene, std::vector<SceneContact> conta
     };
     addRows(contact.bodyA, 1.0);
     addRows(contact.bodyB, -1.0);
-    mu(c) =
-        scene.config
-            .material(scene.bodies[contact.bodyA].material, scene.bodies[contact.bodyB].material)
-            .friction;
+    mu(c) = core::impact::frictionAtImpact(scene.config.material(
+        scene.bodies[contact.bodyA].material, scene.bodies[contact.bodyB].material));
   }
   return {core::routh::ImpactProblem::spatial(M, Jn, Jt, mu), vMinus, std::move(dynamic),
           std::move(contacts)};

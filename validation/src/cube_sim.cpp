@@ -18,7 +18,8 @@ Eigen::Vector3d toEigen(const btVector3& v) {
   return {v.x(), v.y(), v.z()};
 }
 
-// The one material of both bodies in carom's modes: the same material on both is used exactly.
+// The one material of both bodies in carom's modes: the same material on both is used exactly;
+// its friction is the sustained contacts' μ, its impact friction the impacts' (docs/config.md).
 Config configFor(const CubeModel& model) {
   Config config;
   config.solver.kind = model.kind;
@@ -26,20 +27,25 @@ Config configFor(const CubeModel& model) {
   material.name = "cube";
   material.impact = model.law;
   material.restitution = model.restitution;
-  material.friction = usesFriction(model) ? model.friction : 0.0;
+  material.friction = model.slidingFriction;
+  material.impactFriction = usesFriction(model) ? model.friction : 0.0;
   material.roughness = model.roughness;
   config.setMaterial("cube", material);
   return config;
 }
 
-// The lowest corner's height below the board (m, ≥ 0).
+// The corner `corner` (0…7, a bit per axis) of the rounded cube's inner box, whose Minkowski sum
+// with a ball of radius kEdgeRadius is the cube (body frame, m).
+btVector3 innerCorner(int corner) {
+  const double a = kHalfSide - kEdgeRadius;
+  return btVector3((corner & 1 ? 1 : -1) * a, (corner & 2 ? 1 : -1) * a, (corner & 4 ? 1 : -1) * a);
+}
+
+// The rounded cube's lowest point's depth below the board (m, ≥ 0).
 double depthBelowBoard(const btTransform& pose) {
   double lowest = 0;
-  for (int corner = 0; corner < 8; ++corner) {
-    const btVector3 local((corner & 1 ? 1 : -1) * kHalfSide, (corner & 2 ? 1 : -1) * kHalfSide,
-                          (corner & 4 ? 1 : -1) * kHalfSide);
-    lowest = std::min(lowest, (pose * local).z());
-  }
+  for (int corner = 0; corner < 8; ++corner)
+    lowest = std::min(lowest, (pose * innerCorner(corner)).z() - kEdgeRadius);
   return -lowest;
 }
 
@@ -47,8 +53,12 @@ double depthBelowBoard(const btTransform& pose) {
 class CubeWorld {
  public:
   CubeWorld(const InitialState& start, const CubeModel& model)
-      : world_(&dispatcher_, &broadphase_, &collisionConfiguration_, configFor(model)),
-        cubeShape_(btVector3(kHalfSide, kHalfSide, kHalfSide)) {
+      : world_(&dispatcher_, &broadphase_, &collisionConfiguration_, configFor(model)) {
+    // The cube with rounded edges: the hull of the inner box with its margin as the radius (a
+    // btBoxShape's corners stay sharp whatever its margin).
+    for (int corner = 0; corner < 8; ++corner)
+      cubeShape_.addPoint(innerCorner(corner), corner == 7);
+    cubeShape_.setMargin(kEdgeRadius);
     // Whole-face manifolds from the first touch, in every mode: lcp mode needs them to hold a box
     // (README, "carom in a stock Bullet world"), and stock Bullet with its default of one new
     // point per step tips a cube dropped flat at 148 Hz onto another face (measured).
@@ -96,7 +106,7 @@ class CubeWorld {
   btDbvtBroadphase broadphase_;
   DynamicsWorld world_;
   btStaticPlaneShape groundShape_{btVector3(0, 0, 1), 0};
-  btBoxShape cubeShape_;
+  btConvexHullShape cubeShape_;
   std::unique_ptr<btRigidBody> ground_, cube_;
 };
 

@@ -3,6 +3,7 @@
 // the figures of docs/validation.md; --fit refits the parameters on the training tosses first.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -53,7 +54,7 @@ int main(int argc, char** argv) {
   CLI::App app("carom-validate: real cube tosses re-simulated in every mode and law");
   std::string data = CAROM_VALIDATION_DIR "/data/cube_tosses/tosses";
   std::string parameters = CAROM_VALIDATION_DIR "/fitted.csv";
-  std::string out = "validate-out";
+  std::string out = "validate-out", trajectories;
   std::vector<std::string> cases;
   bool fit = false, figures = true;
   int budget = 50, threads = 0, trainStride = 1;
@@ -71,6 +72,8 @@ int main(int argc, char** argv) {
   app.add_option("--threads", threads, "worker threads (0: all cores; results do not depend on it)")
       ->check(CLI::NonNegativeNumber);
   app.add_flag("!--no-figures", figures, "skip the SVG figures");
+  app.add_option("--trajectories", trajectories,
+                 "also write every toss simulated by each case to DIR/CASE/toss_NNN.csv");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -124,6 +127,18 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
     cv::writePerTossCsv(out + "/per_toss.csv", cases, perToss);
+    for (const cv::FittedCase& c : fitted) {
+      if (trajectories.empty()) break;
+      std::string folder = cv::caseName(c.model);
+      std::replace(folder.begin(), folder.end(), '/', '_');
+      folder = trajectories + "/" + folder;
+      std::filesystem::create_directories(folder);
+      cv::parallelFor(static_cast<int>(tosses.size()), threads, [&](int i) {
+        char name[32];
+        std::snprintf(name, sizeof name, "/toss_%03d.csv", tosses[i].number);
+        cv::writeTrajectoryCsv(folder + name, tosses[i], cv::simulate(tosses[i], c.model));
+      });
+    }
     std::ofstream md(out + "/results.md");
     md << "## Headline (held-out tosses, mean trajectory position error, % of the side)\n\n"
        << cv::headlineTable(results) << "\n## Every case\n\n"

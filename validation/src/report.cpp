@@ -36,7 +36,8 @@ std::string summaryLine(const CaseResult& r) {
 
 std::string markdownTable(const std::vector<CaseResult>& results) {
   std::string out =
-      "| case | e | μ | Δz (mm) | train mean | held-out mean | median | p90 | end median | "
+      "| case | e | μ (impacts) | Δz (mm) | train mean | held-out mean | median | p90 | end median "
+      "| "
       "rot. mean (°) median / p90 | end rot. median (°) | right face | depth median / p90 (mm) "
       "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const CaseResult& r : results) {
@@ -140,6 +141,19 @@ void writePerTossCsv(const std::string& path, const std::vector<std::string>& ca
                     m.restFaceRight ? 1 : 0, m.penetration, m.finite ? 1 : 0);
     }
   }
+}
+
+void writeTrajectoryCsv(const std::string& path, const Toss& measured,
+                        const SimulatedToss& simulated) {
+  std::ofstream out(path);
+  out << "t,x,y,z,qw,qx,qy,qz\n";
+  for (std::size_t k = 0; k < simulated.poses.size(); ++k) {
+    const Pose& p = simulated.poses[k];
+    out << format("%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", measured.frames[k].t, p.position.x(),
+                  p.position.y(), p.position.z(), p.rotation.w(), p.rotation.x(), p.rotation.y(),
+                  p.rotation.z());
+  }
+  if (!out) throw std::runtime_error(path + ": cannot write");
 }
 
 }  // namespace carom::validation

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cube_sim.h"
 #include "first_impact.h"
 #include "metrics.h"
 #include "parameters_file.h"
@@ -32,5 +33,10 @@ std::string firstImpactTable(const std::vector<FirstImpactResult>& results, int 
 // Writes every toss's metrics of every case as CSV (for anyone who wants the distribution).
 void writePerTossCsv(const std::string& path, const std::vector<std::string>& cases,
                      const std::vector<std::vector<TossMetrics>>& metrics);
+
+// Writes one simulated toss as CSV in the data's first eight columns (t,x,y,z,qw,qx,qy,qz; the
+// measured frame times), so that any analysis of the data runs unchanged on the simulation.
+void writeTrajectoryCsv(const std::string& path, const Toss& measured,
+                        const SimulatedToss& simulated);
 
 }  // namespace carom::validation

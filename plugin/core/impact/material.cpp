@@ -15,11 +15,20 @@ std::pair<std::string, std::string> pairKey(const std::string& first, const std:
 
 bool sameParameters(const Material& a, const Material& b) {
   return a.impact == b.impact && a.restitution == b.restitution && a.friction == b.friction &&
-         a.roughness == b.roughness;
+         a.impactFriction == b.impactFriction && a.roughness == b.roughness;
 }
 
 std::string quoted(const Material& material) {
   return "material '" + material.name + "'";
+}
+
+// √(μ_a μ_b): √a·√b where the product of two large (1e200) or tiny coefficients leaves double
+// range; √(a·b) elsewhere, the usual blend to the bit.
+double geometricMean(double a, double b) {
+  const double product = a * b;
+  return std::isnormal(product) || (product == 0 && (a == 0 || b == 0))
+             ? std::sqrt(product)
+             : std::sqrt(a) * std::sqrt(b);
 }
 
 }  // namespace
@@ -28,6 +37,8 @@ void validateMaterial(const Material& material) {
   const std::string owner = quoted(material);
   requireUnitInterval(material.restitution, owner, "restitution");
   requireNonNegative(material.friction, owner, "friction");
+  if (material.impactFriction)
+    requireNonNegative(*material.impactFriction, owner, "impact_friction");
   requireRoughnessRank(material.roughness, owner);
 }
 
@@ -47,17 +58,18 @@ const Material* MaterialPairTable::find(const std::string& first, const std::str
   return entry == entries_.end() ? nullptr : &entry->second;
 }
 
+double frictionAtImpact(const Material& material) {
+  return material.impactFriction.value_or(material.friction);
+}
+
 Material blendMaterials(const Material& a, const Material& b) {
   Material blend;
   blend.name = a.name + "/" + b.name;
   blend.impact = a.impact;
   blend.restitution = std::max(a.restitution, b.restitution);
-  // √a·√b where the product of two large (1e200) or tiny coefficients leaves double range; √(a·b)
-  // elsewhere, the usual blend to the bit.
-  const double product = a.friction * b.friction;
-  blend.friction = std::isnormal(product) || (product == 0 && (a.friction == 0 || b.friction == 0))
-                       ? std::sqrt(product)
-                       : std::sqrt(a.friction) * std::sqrt(b.friction);
+  blend.friction = geometricMean(a.friction, b.friction);
+  if (a.impactFriction || b.impactFriction)
+    blend.impactFriction = geometricMean(frictionAtImpact(a), frictionAtImpact(b));
   blend.roughness = std::min(a.roughness, b.roughness);
   return blend;
 }
@@ -88,14 +100,14 @@ ImpactLaw impactLaw(const Material& material, const Vec3& roughDirection) {
           {material.roughness, roughDirection, material.restitution, material.restitution}};
     case ImpactLawKind::kStronge: {
       StrongeLaw law;
-      law.parameters.friction = material.friction;
+      law.parameters.friction = frictionAtImpact(material);
       law.parameters.restitution = material.restitution;
       return law;
     }
     case ImpactLawKind::kNewton:
-      return NewtonLaw{{material.restitution, material.friction}};
+      return NewtonLaw{{material.restitution, frictionAtImpact(material)}};
     case ImpactLawKind::kPoisson:
-      return PoissonLaw{{material.restitution, material.friction}};
+      return PoissonLaw{{material.restitution, frictionAtImpact(material)}};
   }
   throw Error(quoted(material) + ": impact law out of range");
 }

@@ -13,6 +13,7 @@ namespace {
 
 using core::impact::applyLaw;
 using core::impact::combineMaterials;
+using core::impact::frictionAtImpact;
 using core::impact::ImpactLaw;
 using core::impact::impactLaw;
 using core::impact::ImpactLawKind;
@@ -151,6 +152,36 @@ TEST(ImpactLawMaterials, AMaterialBuildsItsLaw) {
   ASSERT_TRUE(std::holds_alternative<PoissonLaw>(poisson));
   EXPECT_EQ(std::get<PoissonLaw>(poisson).parameters.restitution, 0.7);
   EXPECT_EQ(std::get<PoissonLaw>(poisson).parameters.friction, 0.3);
+}
+
+// An impact friction replaces μ in every law with friction and in nothing else; unset, the laws
+// take `friction`. Two materials blend it like friction, from each one's μ at impact.
+TEST(ImpactLawMaterials, ImpactFrictionIsTheLawsMuOnly) {
+  Material m = material("s", ImpactLawKind::kStronge, 0.7, 0.3);
+  EXPECT_EQ(frictionAtImpact(m), 0.3);
+  m.impactFriction = 0.1;
+  EXPECT_EQ(frictionAtImpact(m), 0.1);
+  EXPECT_EQ(std::get<StrongeLaw>(impactLaw(m)).parameters.friction, 0.1);
+  m.impact = ImpactLawKind::kNewton;
+  EXPECT_EQ(std::get<NewtonLaw>(impactLaw(m)).parameters.friction, 0.1);
+  m.impact = ImpactLawKind::kPoisson;
+  EXPECT_EQ(std::get<PoissonLaw>(impactLaw(m)).parameters.friction, 0.1);
+  EXPECT_EQ(m.friction, 0.3);
+
+  Material other = material("t", ImpactLawKind::kPoisson, 0.2, 0.4);
+  EXPECT_FALSE(combineMaterials(other, other).impactFriction);
+  const Material blend = combineMaterials(m, other);
+  ASSERT_TRUE(blend.impactFriction);
+  EXPECT_DOUBLE_EQ(*blend.impactFriction, std::sqrt(0.1 * 0.4));  // other's μ at impact: 0.4
+  EXPECT_DOUBLE_EQ(blend.friction, std::sqrt(0.3 * 0.4));
+  // Same name, same μ, different impact friction: two different materials, refused.
+  Material twin = m;
+  twin.impactFriction = 0.2;
+  expectErrorNaming([&] { combineMaterials(m, twin); }, "'s'");
+  m.impactFriction = -0.1;
+  expectErrorNaming([&] { validateMaterial(m); }, "impact_friction");
+  m.impactFriction = std::numeric_limits<double>::infinity();
+  expectErrorNaming([&] { validateMaterial(m); }, "impact_friction");
 }
 
 // From two materials to an impact: a rod of e = 0.5 on a floor of e = 0.2 (both Newton,
