@@ -375,8 +375,7 @@ class VariationalStep {
   // a plastic LCP stops what approaches, then the LCP against the loads gives an impulse applied
   // half now (applyHeldImpulse) and half at the end of the step (stopHeldContacts). At the start of
   // the step a contact that separates is left free, unless its pair closes within the step at most
-  // at its resting speed or lies within the holding reach closing no faster (closesAtRestingSpeed:
-  // held as an island at rest holds it); on a landing
+  // at its resting speed (closesAtRestingSpeed: held as an island at rest holds it); on a landing
   // inside the step one that separates at up to a h/2 (the half impulse's doing) stays held; the
   // Zeno guard holds as a landing does, and its pair (m_nextPair) at any speed, closing in or
   // touching, with its vertices sinking in the trial poses as speculative contacts

@@ -68,14 +68,9 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     // Apart by more than the holding reach, as its lower bound tells without a gap query: held only
     // as a closing speculative pair (below).
     const bool apart = gapNowAtLeast(p) > m_holdingReach;
-    // Within the holding reach at the start of the step: an island at rest holds every such pair
-    // (its hold pushes bodies into neighbours their free flight left apart, and its flow locates
-    // no landing to catch them); any other island those that close at most at their resting speed,
-    // as a pair of a pile that falls together: where the hold stops the body below, the one above
-    // would land on it within the step, and each landing holds the whole island again.
-    const bool startOfStep = mode == Hold::kStartOfStep || mode == Hold::kResting;
-    const bool near = startOfStep && !apart && gapNow(p).distance <= m_holdingReach &&
-                      (mode == Hold::kResting || (!m_tracks[p].closing && closesAtRestingSpeed(p)));
+    // An island at rest holds every pair within the holding reach too: its hold pushes bodies into
+    // neighbours their free flight left apart, and its flow locates no landing to catch them.
+    const bool near = mode == Hold::kResting && !apart && gapNow(p).distance <= m_holdingReach;
     if (!mayTouch(p) && !near) continue;
     // The Zeno guard's pair (its next event would exceed a body's events), and every pair of a body
     // that has had its events in the step, is left to the persistent contacts: held whatever its
@@ -88,8 +83,8 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const bool exhausted = (pair.bodyA != kFixed && m_eventsOf[pair.bodyA] >= maxEvents) ||
                            (pair.bodyB != kFixed && m_eventsOf[pair.bodyB] >= maxEvents);
     const bool guarded = (mode == Hold::kGuard && p == m_nextPair) || exhausted;
-    const bool closesAtStart = mode == Hold::kResting ||
-                               (mode == Hold::kStartOfStep && (m_tracks[p].closesAtRest || near));
+    const bool closesAtStart =
+        mode == Hold::kResting || (mode == Hold::kStartOfStep && m_tracks[p].closesAtRest);
     if (apart && !((guarded || closesAtStart) && m_tracks[p].closing)) continue;
     const double distance = gapNow(p).distance;
     // A pair held earlier in the step that its half impulse has lifted apart within the holding
@@ -111,6 +106,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const core::impact::ContactBody bodyB = contactBodyOf(pair.bodyB, pair.b);
     constexpr double kAll = std::numeric_limits<double>::infinity();
     const double restingSpeed = guarded ? kAll : restingSpeedOf(materialOf(pair.a, pair.b));
+    const bool startOfStep = mode == Hold::kStartOfStep || mode == Hold::kResting;
     // An island at rest holds its closing pairs' separating contacts too, as speculative ones: its
     // flow locates no landing to catch them when they come back.
     const double separatingSpeed = guarded || (closesAtEnd && closing) ? kAll
