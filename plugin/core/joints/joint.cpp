@@ -8,17 +8,15 @@
 namespace carom::core::joints {
 namespace {
 
-// A frame whose z axis is `axis` (normalised), as btHingeConstraint builds its frames from an axis.
+// A frame whose z axis is `axis` (normalised), its x any perpendicular: a hinge's rows constrain
+// only the z axes.
 Mat3 frameAlong(const Vec3& axis, const std::string& what) {
   const double length = axis.norm();
   if (!std::isfinite(length) || length < 1e-12) {
     throw Error(what + " is not finite or has zero length (below 1e-12)");
   }
   const Vec3 z = axis / length;
-  // The coordinate axis least aligned with z gives a well-conditioned perpendicular x.
-  Eigen::Index least = 0;
-  z.cwiseAbs().minCoeff(&least);
-  const Vec3 x = z.cross(Vec3::Unit(least)).normalized();
+  const Vec3 x = z.unitOrthogonal();
   Mat3 basis;
   basis << x, z.cross(x), z;
   return basis;
