@@ -127,17 +127,18 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
     }
     cv::writePerTossCsv(out + "/per_toss.csv", cases, perToss);
-    for (const cv::FittedCase& c : fitted) {
-      if (trajectories.empty()) break;
-      std::string folder = cv::caseName(c.model);
-      std::replace(folder.begin(), folder.end(), '/', '_');
-      folder = trajectories + "/" + folder;
-      std::filesystem::create_directories(folder);
-      cv::parallelFor(static_cast<int>(tosses.size()), threads, [&](int i) {
-        char name[32];
-        std::snprintf(name, sizeof name, "/toss_%03d.csv", tosses[i].number);
-        cv::writeTrajectoryCsv(folder + name, tosses[i], cv::simulate(tosses[i], c.model));
-      });
+    if (!trajectories.empty()) {
+      for (const cv::FittedCase& c : fitted) {
+        std::string folder = cv::caseName(c.model);
+        std::replace(folder.begin(), folder.end(), '/', '_');
+        folder = trajectories + "/" + folder;
+        std::filesystem::create_directories(folder);
+        cv::parallelFor(static_cast<int>(tosses.size()), threads, [&](int i) {
+          char name[32];
+          std::snprintf(name, sizeof name, "/toss_%03d.csv", tosses[i].number);
+          cv::writeTrajectoryCsv(folder + name, tosses[i], cv::simulate(tosses[i], c.model));
+        });
+      }
     }
     std::ofstream md(out + "/results.md");
     md << "## Headline (held-out tosses, mean trajectory position error, % of the side)\n\n"

@@ -36,9 +36,9 @@ std::string summaryLine(const CaseResult& r) {
 
 std::string markdownTable(const std::vector<CaseResult>& results) {
   std::string out =
-      "| case | e | μ (impacts) | Δz (mm) | train mean | held-out mean | median | p90 | end median "
-      "| "
-      "rot. mean (°) median / p90 | end rot. median (°) | right face | depth median / p90 (mm) "
+      "| case | e | μ (impacts) | Δz (mm) | train mean | held-out mean | median | p90 | "
+      "end median | rot. mean (°) median / p90 | end rot. median (°) | right face | "
+      "depth median / p90 (mm) "
       "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const CaseResult& r : results) {
     const CubeModel& m = r.fitted.model;
