@@ -181,7 +181,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // Inside the step both solves below start from a pile held before (persistent_settings.h).
   const core::contact::PersistentContactSettings settings =
       mode == Hold::kStartOfStep || mode == Hold::kResting
-          ? detail::kStepHoldSettings
+          ? detail::stepHoldSettings(m_timeStep)
           : detail::landingHoldSettings(m_timeStep);
   // (a) Stop what still approaches, at once and plastically: a half impulse would let the body
   // sink by ½τ u_n over the rest of the step.

@@ -47,6 +47,9 @@ void validate(const std::vector<ContactBody>& bodies,
   if (settings.stallSweeps < 1) {
     throw Error("PersistentContactSettings.stallSweeps must be at least 1");
   }
+  if (!(settings.crawlAbove > 0.0)) {
+    throw Error("PersistentContactSettings.crawlAbove must be positive (+infinity: never)");
+  }
   if (settings.subspaceSolves < 0) {
     throw Error("PersistentContactSettings.subspaceSolves must not be negative");
   }
@@ -161,6 +164,8 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // The largest change per sweep when it last fell by 1 %, and that sweep (settings.stallSweeps).
   double progressTo = std::numeric_limits<double>::infinity();
   int progressAt = 0;
+  // The lowest largest change so far at each test, the k-th at sweep 4k (settings.crawlAbove).
+  std::vector<double> lowestAtTest;
   // Nonsmooth nonlinear conjugate gradient (NNCG; Silcowitz, Niebe & Erleben 2010): after a sweep
   // the impulses move on along the conjugate direction p, p ← Δλ + βp with β = ‖Δλ‖² / ‖Δλ_prev‖²
   // (Fletcher–Reeves) of the sweeps' changes Δλ, restarted (p = 0) when a sweep changed more than
@@ -340,6 +345,8 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       report.status = PersistentContactStatus::kConverged;
       break;
     }
+    lowestAtTest.push_back(lowestAtTest.empty() ? largestChange
+                                                : std::min(largestChange, lowestAtTest.back()));
     if (largestChange <= 0.99 * progressTo) {
       progressTo = largestChange;
       progressAt = iteration;
@@ -351,6 +358,23 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
               << " m/s, has not fallen by 1 % in " << settings.stallSweeps << ")";
       report.message = message.str();
       break;
+    }
+    const double lowest = lowestAtTest.back();
+    if (iteration >= 64 && iteration % 32 == 0 && lowest > settings.crawlAbove) {
+      // The rate per sweep over the second half, and the sweeps it would take to the tolerance.
+      const double halfway = lowestAtTest[static_cast<std::size_t>(iteration / 8)];
+      const double rate = std::log(lowest / halfway) / (iteration / 2);
+      const double needed = std::log(settings.tolerance / lowest) / rate;
+      if (!(rate < 0.0) || iteration + needed > settings.maxIterations) {
+        report.status = PersistentContactStatus::kStalled;
+        std::ostringstream message;
+        message << "persistent contacts: crawling after " << iteration
+                << " sweeps (the velocity change per sweep fell from " << std::setprecision(3)
+                << halfway << " to " << lowest << " m/s over the last " << iteration / 2
+                << "; the tolerance is beyond the cap of " << settings.maxIterations << ")";
+        report.message = message.str();
+        break;
+      }
     }
     // Tried after 8, 16, 32, … sweeps, until one is undone: a warm start that converges within a
     // few sweeps needs none, and where the sweeps have not found the active set by then (contacts

@@ -17,6 +17,7 @@
 // further (held as if touching, it would be propped up in the air).
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,15 @@ struct PersistentContactSettings {
   /// tried again in the solve. Where loads travel down a pile Gauss–Seidel needs thousands of
   /// sweeps and this a few solves. Default 0: plain Gauss–Seidel.
   int subspaceSolves = 0;
+  /// Crawl stop: while the largest change of a contact's relative velocity over a sweep is above
+  /// this (m/s), the solve also stops, reported as kStalled, where the rate at which that change
+  /// fell over the second half of its sweeps would not bring it to `tolerance` within
+  /// maxIterations (judged every 32 sweeps from the 64th). In a pile of round bodies with friction
+  /// the change falls to about 1e-5 m/s within a few hundred sweeps and then crawls for thousands
+  /// (no solver tried converges much faster there: docs/measurements.md); below this level, where
+  /// a wall of bricks converges through changes that rise and fall, only the stall window stops
+  /// it. Default +∞: never.
+  double crawlAbove = std::numeric_limits<double>::infinity();
 };
 
 enum class PersistentContactStatus { kConverged, kIterationLimit, kStalled };
