@@ -15,6 +15,8 @@
 #include <optional>
 
 #include "bt_eigen.h"
+#include "carom/error.h"
+#include "object_text.h"
 #include "persistent_settings.h"
 #include "unheld_contact.h"
 #include "variational_step.h"
@@ -187,6 +189,10 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // sink by ½τ u_n over the rest of the step.
   const core::contact::PersistentContactReport stop =
       core::contact::solvePersistentContacts(bodies, contacts, settings);
+  std::vector<const CandidatePair*> pairOf;  // per contact
+  for (const HeldContact& h : held)
+    pairOf.push_back(&h.pair);
+  refuseJointedHold(contacts, pairOf);
   for (std::size_t i = 0; i < contacts.size(); ++i)
     applyHeldImpulse(held[i], contacts[i].impulse);
   // Speculative contacts closed at the end of the step (an island at rest's, and a slowly closing
@@ -237,6 +243,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   const core::contact::PersistentContactReport hold =
       core::contact::solvePersistentContacts(bodies, contacts, settings);
   if (!stop.ok() || !hold.ok()) m_diagnostics.message = stop.ok() ? hold.message : stop.message;
+  refuseJointedHold(contacts, pairOf);
   m_held.erase(std::remove_if(m_held.begin(), m_held.end(),
                               [id](const HeldContact& earlier) { return earlier.island == id; }),
                m_held.end());
@@ -267,6 +274,24 @@ void VariationalStep::settleEarlierHolds(int id, double remaining) {
     if (held.island != id || !(held.span > 0)) continue;
     const double gone = (held.span - remaining) / held.span;
     if (gone < 0.5) applyHeldImpulse(held, -(0.5 - gone) * held.contact.impulse);
+  }
+}
+
+void VariationalStep::refuseJointedHold(
+    const std::vector<core::contact::PersistentContact>& contacts,
+    const std::vector<const CandidatePair*>& pairs) const {
+  // N s: 1e-12 m/s on a body of 1 kg, far below any hold that does something (m g h = 0.04 N s
+  // for 1 kg at 240 Hz); an LCP leaves a contact it does not push at exactly zero.
+  constexpr double kNegligibleJointedImpulse = 1e-12;
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const CandidatePair& pair = *pairs[i];
+    if (!jointed(pair.bodyA) && !jointed(pair.bodyB)) continue;
+    if (!(contacts[i].impulse.norm() > kNegligibleJointedImpulse)) continue;
+    throw Error("variational step: a resting or sliding contact between " +
+                describeObject(*pair.a, pair.a->getWorldTransform()) + " and " +
+                describeObject(*pair.b, pair.b->getWorldTransform()) +
+                " touches a jointed body; variational mode resolves impacts on jointed bodies but "
+                "does not yet hold their persistent contacts (use solver.kind = \"lcp\")");
   }
 }
 
@@ -320,6 +345,7 @@ void VariationalStep::stopHeldContacts(const Island& island, int id) {
   const core::contact::PersistentContactReport stop = core::contact::solvePersistentContacts(
       bodies, contacts, detail::endOfStepStopSettings(m_timeStep));
   if (!stop.ok()) m_diagnostics.message = stop.message;
+  refuseJointedHold(contacts, pairOf);
   if (stop.penetratingContact >= 0) {
     const CandidatePair& pair = *pairOf[stop.penetratingContact];
     refuseUnheldContact(stop, *pair.a, *pair.b, m_restingSpeed);

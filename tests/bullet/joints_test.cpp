@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "carom/carom.h"
+#include "pendulum.h"
 #include "support/errors.h"
 #include "world_scene.h"
 
@@ -21,68 +22,16 @@ namespace {
 
 using test::Scene;
 
-constexpr double kPi = 3.14159265358979323846;
-constexpr double kG = 9.81;  // m/s², the scenes' gravity
-
-// K(k), the complete elliptic integral of the first kind, by the arithmetic-geometric mean:
-// K = π / (2 AGM(1, √(1 − k²))), converging quadratically (ten rounds are far beyond round-off).
-double ellipticK(double k) {
-  double a = 1.0, b = std::sqrt(1.0 - k * k);
-  for (int i = 0; i < 10; ++i) {
-    const double next = 0.5 * (a + b);
-    b = std::sqrt(a * b);
-    a = next;
-  }
-  return kPi / (2.0 * a);
-}
+constexpr double kPi = test::kPi;
+constexpr double kG = test::kG;
+using test::Pendulum;
 
 Config lcp() {
   return test::configWith(SolverKind::lcp);
 }
 
-// A compound pendulum: a sphere (radius r, 1 kg) on a point-to-point joint to the world at
-// `pivot`, its centre `length` from the pivot, released at rest level with it (90°).
-struct Pendulum {
-  static constexpr double kLength = 1.0;   // m
-  static constexpr double kRadius = 0.05;  // m
-  explicit Pendulum(const Config& config = lcp()) : scene(config) {
-    bob = scene.add(new btSphereShape(kRadius), 1.0, pivot + btVector3(kLength, 0, 0));
-    joint = std::make_unique<btPoint2PointConstraint>(*bob, btVector3(-kLength, 0, 0));
-    joint->setPivotB(pivot);  // the world's point (the joint's B is the fixed body)
-    scene.world().addConstraint(joint.get());
-  }
-  // The joint's position error: the bob's pivot point's distance from the world's (m).
-  double jointError() const {
-    return (bob->getCenterOfMassTransform() * btVector3(-kLength, 0, 0) - pivot).length();
-  }
-  double energy() { return test::totalEnergy(scene.world()); }
-  // The exact period of a compound pendulum of amplitude 90°: 4 √(I_p / (m g L)) K(sin 45°).
-  static double exactPeriod() {
-    const double inertia = kLength * kLength + 0.4 * kRadius * kRadius;  // about the pivot, m = 1
-    return 4.0 * std::sqrt(inertia / (kG * kLength)) * ellipticK(std::sqrt(0.5));
-  }
-  Scene<DynamicsWorld> scene;
-  btVector3 pivot{0, 2, 0};
-  btRigidBody* bob;
-  std::unique_ptr<btPoint2PointConstraint> joint;
-};
-
-// The mean period over the first `periods` periods at step h: the time between the bob's first
-// and last downward... crossings of the vertical through the pivot, interpolated within a step.
 double measuredPeriod(double h, int periods) {
-  Pendulum pendulum;
-  std::vector<double> crossings;  // instants where x goes from > 0 to <= 0
-  double x = Pendulum::kLength, t = 0;
-  const int steps = static_cast<int>((periods + 0.5) * Pendulum::exactPeriod() / h);
-  for (int i = 0; i < steps; ++i) {
-    pendulum.scene.world().stepSimulation(h, 1, h);
-    t += h;
-    const double next = pendulum.bob->getCenterOfMassPosition().x() - pendulum.pivot.x();
-    if (x > 0 && next <= 0) crossings.push_back(t - h * next / (next - x));
-    x = next;
-  }
-  EXPECT_EQ(static_cast<int>(crossings.size()), periods + 1);
-  return (crossings.back() - crossings.front()) / periods;
+  return test::measuredPeriod(lcp(), h, periods);
 }
 
 TEST(JointsLcp, PendulumPeriodConvergesToTheEllipticPeriod) {
@@ -102,7 +51,7 @@ TEST(JointsLcp, PendulumPeriodConvergesToTheEllipticPeriod) {
 }
 
 TEST(JointsLcp, PendulumJointErrorBoundedAndEnergyNotGained) {
-  Pendulum pendulum;
+  Pendulum pendulum(lcp());
   const double h = 1.0 / 240;
   const double energy0 = pendulum.energy();
   const int steps = 20000;  // 83 s, 40 swings
@@ -349,17 +298,13 @@ TEST(JointsLcp, UnsupportedJointsAreRefusedByName) {
   spring.enableSpring(0, true);
   test::expectErrorNaming([&] { scene.world().addConstraint(&spring); }, "spring");
   EXPECT_EQ(scene.world().getNumConstraints(), 0);
-  Scene<DynamicsWorld> variational(test::configWith(SolverKind::variational));
-  btRigidBody* c = variational.add(new btSphereShape(0.1), 1.0, btVector3(0, 1, 0));
-  btPoint2PointConstraint point(*c, btVector3(0, 0.5, 0));
-  test::expectErrorNaming([&] { variational.world().addConstraint(&point); }, "variational");
 }
 
 // A step refused in an island with a joint lcp mode does not take (a spring enabled after
 // addConstraint) leaves every body and every joint exactly as it was, another island's pendulum
 // included (its feedback, applied impulse and breaking state).
 TEST(JointsLcp, RefusedStepLeavesTheWorldExactlyUnchanged) {
-  Pendulum pendulum;
+  Pendulum pendulum(lcp());
   btJointFeedback feedback;
   pendulum.joint->setJointFeedback(&feedback);
   pendulum.joint->enableFeedback(true);
@@ -412,7 +357,7 @@ TEST(JointsLcp, FeedbackIsTheJointsForce) {
 // threshold: a point-to-point joint's rows are the world's axes, the vertical one takes
 // 3 m g cos² θ h, so it breaks where cos² θ = 2/3, at 35.3°, and the bob flies off.
 TEST(JointsLcp, JointBreaksAtItsThreshold) {
-  Pendulum pendulum;
+  Pendulum pendulum(lcp());
   const double h = 1.0 / 960;
   pendulum.joint->setBreakingImpulseThreshold(2.0 * kG * h);
   double brokeAt = -1;
