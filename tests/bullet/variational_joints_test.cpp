@@ -428,5 +428,59 @@ TEST(JointsVariational, JointedBodyRestingOnTheGroundIsRefused) {
   scene.world().removeConstraint(&hinge);
 }
 
+// Three capsules joined end to end by hinges, dropped tilted onto the ground, elastically: each
+// strike (a link's end, then the next) is located at its instant and resolved on the whole chain,
+// which bounces without gaining energy and stays joined.
+TEST(JointsVariational, ChainStrikesTheGroundWithoutGainingEnergy) {
+  Config config = test::configWithMaterial(SolverKind::variational, ImpactLawKind::kNewton, 1.0);
+  Scene<DynamicsWorld> scene(config);
+  scene.world().setMaterial(scene.addGround(), "test");
+  const double radius = 0.05, half = 0.1, link = 2 * (half + radius);  // m
+  std::vector<btRigidBody*> links;
+  std::vector<std::unique_ptr<btHingeConstraint>> hinges;
+  const double slope = 0.2;  // rad: the chain starts straight, tilted, its low end 0.3 m up
+  const btQuaternion tilt(btVector3(0, 0, 1), slope);
+  for (int i = 0; i < 3; ++i) {
+    btRigidBody* body = scene.add(
+        new btCapsuleShapeX(radius, 2 * half), 1.0,
+        btVector3((i + 0.5) * link * std::cos(slope), 0.3 + (i + 0.5) * link * std::sin(slope), 0));
+    body->setCenterOfMassTransform(btTransform(tilt, body->getCenterOfMassPosition()));
+    scene.world().setMaterial(body, "test");
+    if (!links.empty()) {
+      hinges.push_back(std::make_unique<btHingeConstraint>(
+          *links.back(), *body, btVector3(0.5 * link, 0, 0), btVector3(-0.5 * link, 0, 0),
+          btVector3(0, 0, 1), btVector3(0, 0, 1)));
+      scene.world().addConstraint(hinges.back().get(), true);
+    }
+    links.push_back(body);
+  }
+  const double h = 1.0 / 240;
+  const double energy0 = test::totalEnergy(scene.world());
+  double largestGain = 0, largestGap = 0;
+  for (int i = 0; i < 120; ++i) {  // 0.5 s
+    scene.world().stepSimulation(h, 1, h);
+    largestGain = std::max(largestGain, test::totalEnergy(scene.world()) - energy0);
+    for (std::size_t j = 1; j < links.size(); ++j) {
+      const btVector3 end = links[j - 1]->getCenterOfMassTransform() * btVector3(0.5 * link, 0, 0);
+      const btVector3 start = links[j]->getCenterOfMassTransform() * btVector3(-0.5 * link, 0, 0);
+      largestGap = std::max(largestGap, (end - start).length());
+    }
+  }
+  const std::vector<ImpactEvent>& events = scene.world().getImpactEvents();
+  RecordProperty("events", std::to_string(events.size()));
+  RecordProperty("gain", test::scientific(largestGain / std::abs(energy0)));
+  RecordProperty("gap", test::scientific(largestGap));
+  // Measured: 4 strikes, each keeping the energy to round-off; the energy at most 1.2e-4 of E0
+  // above its start (the flow's band while the chain whips round, 1.4e-3 J at 240 Hz), the hinges
+  // within 6e-15 m.
+  ASSERT_GE(events.size(), 2u);
+  for (const ImpactEvent& event : events) {
+    EXPECT_NE(event.law.find("jointed"), std::string::npos) << event.law;
+    EXPECT_LT(std::abs(event.energyChange), 1e-9 * std::abs(energy0));
+  }
+  EXPECT_LT(largestGain, 5e-4 * std::abs(energy0));
+  EXPECT_LT(largestGap, 1e-12);
+}
+
 }  // namespace
 }  // namespace carom
