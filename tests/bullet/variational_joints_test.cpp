@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "carom/carom.h"
-#include "pendulum.h"
+#include "joint_scenes.h"
 #include "support/errors.h"
 #include "world_scene.h"
 
@@ -120,15 +120,7 @@ TEST(JointsVariational, HingedRodTurnsAboutItsAxisOnly) {
 // does not move over 83 s, its joints at round-off.
 TEST(JointsVariational, DoublePendulumKeepsItsEnergyBounded) {
   Scene<DynamicsWorld> scene(variational());
-  btRigidBody* upper =
-      scene.add(new btBoxShape(btVector3(0.5, 0.05, 0.05)), 1.0, btVector3(0.5, 3, 0));
-  btRigidBody* lower =
-      scene.add(new btBoxShape(btVector3(0.5, 0.05, 0.05)), 1.0, btVector3(1.5, 3, 0));
-  btHingeConstraint shoulder(*upper, btVector3(-0.5, 0, 0), btVector3(0, 0, 1));
-  btHingeConstraint elbow(*upper, *lower, btVector3(0.5, 0, 0), btVector3(-0.5, 0, 0),
-                          btVector3(0, 0, 1), btVector3(0, 0, 1));
-  scene.world().addConstraint(&shoulder, true);
-  scene.world().addConstraint(&elbow, true);
+  const test::DoublePendulum pendulum(scene);
   const double h = 1.0 / 240, energy0 = test::totalEnergy(scene.world());
   const double scale = 2 * kG;  // J: m g over a metre, each rod
   const int steps = 20000, window = 2000;
@@ -139,9 +131,7 @@ TEST(JointsVariational, DoublePendulumKeepsItsEnergyBounded) {
     const double energy = test::totalEnergy(scene.world());
     if (i < window) first.add(energy);
     if (i >= steps - window) last.add(energy);
-    const btVector3 end = upper->getCenterOfMassTransform() * btVector3(0.5, 0, 0);
-    const btVector3 start = lower->getCenterOfMassTransform() * btVector3(-0.5, 0, 0);
-    gap = std::max(gap, (end - start).length());
+    gap = std::max(gap, pendulum.elbowGap());
   }
   // Measured: bands of 7.4e-4 and 1.4e-3 of 2 m g over the first and last 2,000 steps (its
   // motion is chaotic: the band depends on where it swings), the elbow within 3.3e-14 m.
@@ -153,8 +143,6 @@ TEST(JointsVariational, DoublePendulumKeepsItsEnergyBounded) {
   EXPECT_LT(std::max(last.high - energy0, energy0 - last.low), 5e-3 * scale);
   EXPECT_LT(std::max(first.high - energy0, energy0 - first.low), 5e-3 * scale);
   EXPECT_LT(gap, 1e-12);
-  scene.world().removeConstraint(&shoulder);
-  scene.world().removeConstraint(&elbow);
 }
 
 // Two boxes welded (btFixedConstraint) and thrown spinning without gravity move as one rigid body:
@@ -218,26 +206,18 @@ TEST(JointsVariational, WeldedBoxesMoveAsOneRigidBody) {
 // turn.
 TEST(JointsVariational, SliderHoldsTheBoxOnItsLine) {
   Scene<DynamicsWorld> scene(variational());
-  btRigidBody* box = scene.add(new btBoxShape(btVector3(0.1, 0.1, 0.1)), 1.0, btVector3(0, 2, 0));
-  const double slope = kPi / 6;
-  const btTransform frame(btQuaternion(btVector3(0, 0, 1), -slope), btVector3(0, 0, 0));
-  btSliderConstraint slider(*box, btTypedConstraint::getFixedBody(), frame,
-                            btTransform(frame.getRotation(), btVector3(0, 2, 0)), true);
-  slider.setLowerLinLimit(1);  // lower > upper: free along the line
-  slider.setUpperLinLimit(-1);
-  scene.world().addConstraint(&slider);
+  const test::SlopeSlider slider(scene);
   const double h = 1.0 / 240;
   for (int i = 0; i < 240; ++i)
     scene.world().stepSimulation(h, 1, h);
-  const btVector3 along = quatRotate(frame.getRotation(), btVector3(1, 0, 0));
-  const btVector3 v = box->getLinearVelocity();
-  EXPECT_NEAR(v.dot(along), kG * std::sin(slope), 1e-9);
-  EXPECT_LT((v - v.dot(along) * along).length(), 1e-12);
-  EXPECT_LT(box->getAngularVelocity().length(), 1e-12);
-  const btVector3 offset = box->getCenterOfMassPosition() - btVector3(0, 2, 0);
-  EXPECT_NEAR(offset.dot(along), 0.5 * kG * std::sin(slope), 1e-9);
-  EXPECT_LT((offset - offset.dot(along) * along).length(), 1e-12);
-  scene.world().removeConstraint(&slider);
+  const double acceleration = kG * std::sin(test::SlopeSlider::kSlope);
+  const btVector3 v = slider.box->getLinearVelocity();
+  const btVector3 offset = slider.box->getCenterOfMassPosition() - slider.start;
+  EXPECT_NEAR(v.dot(slider.along), acceleration, 1e-9);
+  EXPECT_NEAR(offset.dot(slider.along), 0.5 * acceleration, 1e-9);
+  EXPECT_LT(slider.across(v).length(), 1e-12);
+  EXPECT_LT(slider.across(offset).length(), 1e-12);
+  EXPECT_LT(slider.box->getAngularVelocity().length(), 1e-12);
 }
 
 // What the step cannot hold is refused by name, at addConstraint or, where it was changed after,
@@ -292,25 +272,10 @@ TEST(JointsVariational, WhatItCannotHoldIsRefusedByName) {
 TEST(JointsVariational, NewtonsCradleOnStringsPassesTheSwingAlong) {
   Config config = test::configWithMaterial(SolverKind::variational, ImpactLawKind::kNewton, 1.0);
   Scene<DynamicsWorld> scene(config);
-  const double radius = 0.1, length = 0.3, gap = 1e-3, release = kPi / 6;
-  std::vector<btRigidBody*> balls;
-  std::vector<std::unique_ptr<btPoint2PointConstraint>> strings;
-  for (int i = 0; i < 5; ++i) {
-    const btVector3 pivot(i * (2 * radius + gap), 1.0, 0);
-    const double angle = i == 0 ? release : 0.0;
-    btRigidBody* ball =
-        scene.add(new btSphereShape(radius), 1.0,
-                  pivot + btVector3(-length * std::sin(angle), -length * std::cos(angle), 0));
-    scene.world().setMaterial(ball, "test");
-    strings.push_back(std::make_unique<btPoint2PointConstraint>(
-        *ball, ball->getCenterOfMassTransform().inverse() * pivot));
-    scene.world().addConstraint(strings.back().get());
-    balls.push_back(ball);
-  }
+  const std::vector<btRigidBody*> balls = test::CradleOnStrings(scene).balls;
   const double h = 1.0 / 480;
   const double energy0 = test::totalEnergy(scene.world());
-  const double inertia = length * length + 0.4 * radius * radius;
-  const double speed = length * std::sqrt(2 * kG * length * (1 - std::cos(release)) / inertia);
+  const double speed = test::CradleOnStrings::bottomSpeed();
   double lastFastest = 0, lastHighest = -1, energyError = 0;
   for (int i = 0; i < 320; ++i) {  // 0.67 s: the first ball strikes at 0.28 s, the last swings out
     scene.world().stepSimulation(h, 1, h);
@@ -329,11 +294,11 @@ TEST(JointsVariational, NewtonsCradleOnStringsPassesTheSwingAlong) {
   double others = 0;
   for (int i = 0; i < 4; ++i)
     others = std::max(others, balls[i]->getLinearVelocity().length());
-  const double releaseHeight = 1.0 - length * std::cos(release);
+  const double releaseHeight = test::CradleOnStrings::releaseHeight();
+  const double drop = test::CradleOnStrings::drop();
   RecordProperty("lastFastest", test::scientific(lastFastest / speed - 1));
   RecordProperty("others", test::scientific(others / speed));
-  RecordProperty("lastHighest", test::scientific((lastHighest - releaseHeight) /
-                                                 (releaseHeight - (1.0 - length))));
+  RecordProperty("lastHighest", test::scientific((lastHighest - releaseHeight) / drop));
   RecordProperty("energyError", test::scientific(energyError / energy0));
   RecordProperty("worstReversal", test::scientific(worstReversal / speed));
   RecordProperty("worstEnergy", test::scientific(worstEnergy));
@@ -346,7 +311,7 @@ TEST(JointsVariational, NewtonsCradleOnStringsPassesTheSwingAlong) {
   EXPECT_LT(worstEnergy, 1e-9);
   EXPECT_NEAR(lastFastest, speed, 2e-3 * speed);
   EXPECT_LT(others, 2e-2 * speed);
-  EXPECT_NEAR(lastHighest, releaseHeight, 2e-3 * (releaseHeight - (1.0 - length)));
+  EXPECT_NEAR(lastHighest, releaseHeight, 2e-3 * drop);
 }
 
 // A ball strikes the lower link of a two-link chain hanging on hinges (axis x) from the world,
@@ -435,36 +400,16 @@ TEST(JointsVariational, ChainStrikesTheGroundWithoutGainingEnergy) {
   Config config = test::configWithMaterial(SolverKind::variational, ImpactLawKind::kNewton, 1.0);
   Scene<DynamicsWorld> scene(config);
   scene.world().setMaterial(scene.addGround(), "test");
-  const double radius = 0.05, half = 0.1, link = 2 * (half + radius);  // m
-  std::vector<btRigidBody*> links;
-  std::vector<std::unique_ptr<btHingeConstraint>> hinges;
-  const double slope = 0.2;  // rad: the chain starts straight, tilted, its low end 0.3 m up
-  const btQuaternion tilt(btVector3(0, 0, 1), slope);
-  for (int i = 0; i < 3; ++i) {
-    btRigidBody* body = scene.add(
-        new btCapsuleShapeX(radius, 2 * half), 1.0,
-        btVector3((i + 0.5) * link * std::cos(slope), 0.3 + (i + 0.5) * link * std::sin(slope), 0));
-    body->setCenterOfMassTransform(btTransform(tilt, body->getCenterOfMassPosition()));
-    scene.world().setMaterial(body, "test");
-    if (!links.empty()) {
-      hinges.push_back(std::make_unique<btHingeConstraint>(
-          *links.back(), *body, btVector3(0.5 * link, 0, 0), btVector3(-0.5 * link, 0, 0),
-          btVector3(0, 0, 1), btVector3(0, 0, 1)));
-      scene.world().addConstraint(hinges.back().get(), true);
-    }
-    links.push_back(body);
-  }
+  const test::HingedChain chain(scene, 3, 0.3);
+  for (btRigidBody* link : chain.links)
+    scene.world().setMaterial(link, "test");
   const double h = 1.0 / 240;
   const double energy0 = test::totalEnergy(scene.world());
   double largestGain = 0, largestGap = 0;
   for (int i = 0; i < 120; ++i) {  // 0.5 s
     scene.world().stepSimulation(h, 1, h);
     largestGain = std::max(largestGain, test::totalEnergy(scene.world()) - energy0);
-    for (std::size_t j = 1; j < links.size(); ++j) {
-      const btVector3 end = links[j - 1]->getCenterOfMassTransform() * btVector3(0.5 * link, 0, 0);
-      const btVector3 start = links[j]->getCenterOfMassTransform() * btVector3(-0.5 * link, 0, 0);
-      largestGap = std::max(largestGap, (end - start).length());
-    }
+    largestGap = std::max(largestGap, chain.largestGap());
   }
   const std::vector<ImpactEvent>& events = scene.world().getImpactEvents();
   RecordProperty("events", std::to_string(events.size()));
