@@ -116,10 +116,10 @@ void applyHeldImpulse(std::vector<impact::ContactBody>& bodies, const JointSyste
 /// direction (a door on its hinge struck square has rank 1), its smallest eigenvalue below 1e-9
 /// of its size, is regularised by 1e-9 of its size along every direction, so that a law asking
 /// for the impulse that stops the slip along it finds one: a relative error of 1e-9 in the
-/// impulse and its energy. nullopt, the bodies unchanged,
-/// where the joints hold both points still (K below 1e-12 of the free bodies'): nothing to strike.
-/// The outcome's impulse (on B) and energyChange are the law's; its velocities are those of the
-/// law's one-body contact, not the bodies'.
+/// impulse and its energy. nullopt, the bodies unchanged, where the joints hold both points still
+/// (K below 1e-12 of the free bodies'): nothing to strike. The outcome's impulse (on B) and
+/// energyChange are the law's; its velocities are those of the law's one-body contact, not the
+/// bodies'.
 std::optional<impact::ImpactOutcome> applyHeldLaw(std::vector<impact::ContactBody>& bodies,
                                                   const JointSystem& joints, int a, int b,
                                                   const Vec3& point, const Vec3& normal,
