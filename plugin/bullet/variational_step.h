@@ -253,10 +253,26 @@ class VariationalStep {
   // C = Σ_i |m_i g + F_i|/√m_i + |τ_i|/√J_min,i, so √T ≤ √T_0 + C τ/√2; a body of mass m and
   // smallest moment J_min with that energy moves at most at √(2T/m) + √(2T/J_min) reach.
   double jointedTravelBound(int index, double tau) const;
-  // Throws carom::Error where a held contact (its impulse above kNegligibleJointedImpulse) touches
-  // a jointed body: the persistent contacts are not yet solved with the joints' rows.
-  void refuseJointedHold(const std::vector<core::contact::PersistentContact>& contacts,
-                         const std::vector<const CandidatePair*>& pairs) const;
+  // A contact's two sides with their joint groups, as the core's jointed problems take them: the
+  // bodies (an immovable side with its own velocity), the groups' joint rows among them, and the
+  // contact's sides' places.
+  struct JointedProblem {
+    std::vector<int> involved;  // step bodies, kFixed for an immovable side
+    std::vector<core::impact::ContactBody> bodies;
+    std::vector<core::contact::JointRow> rows;
+    int a = -1, b = -1;
+  };
+  JointedProblem jointedProblemOf(const CandidatePair& pair, const core::impact::ContactBody& sideA,
+                                  const core::impact::ContactBody& sideB) const;
+  // The island's joint rows at its bodies' states now, between their places m_slot.
+  std::vector<core::contact::JointRow> islandJointRows(const Island& island) const;
+  // The island's persistent-contact LCP (core::contact::solvePersistentContacts) on `bodies`
+  // (lcpBodiesOf, fixed objects after), with its joints' rows held at their velocities
+  // (core::contact::solveJointsAndContacts) where it has any.
+  core::contact::PersistentContactReport solveHeldContacts(
+      const Island& island, std::vector<core::impact::ContactBody>& bodies,
+      std::vector<core::contact::PersistentContact>& contacts,
+      const core::contact::PersistentContactSettings& settings) const;
   // One contact's law on the jointed system (core::contact::applyHeldLaw): the joints' rows held,
   // the impulse moving every body of the struck bodies' joint groups. `after` gets the contact's
   // bodies' velocities after it; nullopt where the joints hold the contact still.
@@ -457,7 +473,8 @@ class VariationalStep {
   void applyVelocities(int index, const core::Vec3& v, const core::Vec3& omega);
 
   // An impulse (on B, −impulse on A) at a held contact: γ += impulse, Π += Rᵀ(r × impulse) with
-  // r the contact's lever arm now (worldLever).
+  // r the contact's lever arm now (worldLever); on a jointed body through its joints
+  // (core::contact::applyHeldImpulse), which keep their velocities.
   void applyHeldImpulse(const HeldContact& held, const core::Vec3& impulse);
   // Before an island's contacts are held again inside the step: what its earlier holds gave ahead
   // of time is taken back (see world_persistent.cpp).

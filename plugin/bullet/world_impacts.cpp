@@ -171,46 +171,52 @@ void VariationalStep::resolveOne(const PairContact& contact, const core::impact:
   m_events.emplace_back(m_running, event);
 }
 
-std::optional<core::impact::ImpactOutcome> VariationalStep::resolveJointed(
-    const CandidatePair& pair, const core::impact::Contact& c, const core::impact::ImpactLaw& law,
-    core::impact::Contact& after) {
-  // The struck bodies with their joint groups (and an immovable side), and the groups' rows.
-  std::vector<int> involved;  // step bodies, kFixed for an immovable side
-  std::vector<core::impact::ContactBody> bodies;
-  std::vector<core::contact::JointRow> rows;
+VariationalStep::JointedProblem VariationalStep::jointedProblemOf(
+    const CandidatePair& pair, const core::impact::ContactBody& sideA,
+    const core::impact::ContactBody& sideB) const {
+  JointedProblem problem;
   const auto add = [&](int index, const core::impact::ContactBody& side) {
+    std::vector<int>& involved = problem.involved;
     const auto found = std::find(involved.begin(), involved.end(), index);
     if (index != kFixed && found != involved.end())
       return static_cast<int>(found - involved.begin());
     if (!jointed(index)) {
       involved.push_back(index);
-      bodies.push_back(side);
-      return static_cast<int>(bodies.size()) - 1;
+      problem.bodies.push_back(side);
+      return static_cast<int>(problem.bodies.size()) - 1;
     }
     const detail::JointGroup& group = m_joints.groups[m_joints.groupOf[index]];
     std::vector<int> slots;
     std::vector<core::BodyState> states;
     for (const int member : group.bodies) {
-      slots.push_back(static_cast<int>(bodies.size()));
+      slots.push_back(static_cast<int>(problem.bodies.size()));
       involved.push_back(member);
-      bodies.push_back(contactBodyOf(member, m_bodies[member].rigidBody));
+      problem.bodies.push_back(contactBodyOf(member, m_bodies[member].rigidBody));
       states.push_back(m_bodies[member].state);
     }
-    const std::vector<core::contact::JointRow> groupRows =
-        detail::jointRowsOf(group, states, slots);
-    rows.insert(rows.end(), groupRows.begin(), groupRows.end());
+    const std::vector<core::contact::JointRow> rows = detail::jointRowsOf(group, states, slots);
+    problem.rows.insert(problem.rows.end(), rows.begin(), rows.end());
     return static_cast<int>(std::find(involved.begin(), involved.end(), index) - involved.begin());
   };
-  const int a = add(pair.bodyA, c.a);
-  const int b = add(pair.bodyB, c.b);
-  const core::contact::JointSystem joints(bodies, rows);
-  const std::optional<core::impact::ImpactOutcome> outcome =
-      core::contact::applyHeldLaw(bodies, joints, a, b, c.point, c.normal, law);
+  problem.a = add(pair.bodyA, sideA);
+  problem.b = add(pair.bodyB, sideB);
+  return problem;
+}
+
+std::optional<core::impact::ImpactOutcome> VariationalStep::resolveJointed(
+    const CandidatePair& pair, const core::impact::Contact& c, const core::impact::ImpactLaw& law,
+    core::impact::Contact& after) {
+  JointedProblem problem = jointedProblemOf(pair, c.a, c.b);
+  const core::contact::JointSystem joints(problem.bodies, problem.rows);
+  const std::optional<core::impact::ImpactOutcome> outcome = core::contact::applyHeldLaw(
+      problem.bodies, joints, problem.a, problem.b, c.point, c.normal, law);
   if (!outcome) return std::nullopt;
-  for (std::size_t i = 0; i < involved.size(); ++i)
-    applyVelocities(involved[i], bodies[i].linearVelocity, bodies[i].angularVelocity);
-  after.a = bodies[a];
-  after.b = bodies[b];
+  for (std::size_t i = 0; i < problem.involved.size(); ++i) {
+    applyVelocities(problem.involved[i], problem.bodies[i].linearVelocity,
+                    problem.bodies[i].angularVelocity);
+  }
+  after.a = problem.bodies[problem.a];
+  after.b = problem.bodies[problem.b];
   return outcome;
 }
 

@@ -15,8 +15,6 @@
 #include <optional>
 
 #include "bt_eigen.h"
-#include "carom/error.h"
-#include "object_text.h"
 #include "persistent_settings.h"
 #include "unheld_contact.h"
 #include "variational_step.h"
@@ -188,11 +186,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // (a) Stop what still approaches, at once and plastically: a half impulse would let the body
   // sink by ½τ u_n over the rest of the step.
   const core::contact::PersistentContactReport stop =
-      core::contact::solvePersistentContacts(bodies, contacts, settings);
-  std::vector<const CandidatePair*> pairOf;  // per contact
-  for (const HeldContact& h : held)
-    pairOf.push_back(&h.pair);
-  refuseJointedHold(contacts, pairOf);
+      solveHeldContacts(island, bodies, contacts, settings);
   for (std::size_t i = 0; i < contacts.size(); ++i)
     applyHeldImpulse(held[i], contacts[i].impulse);
   // Speculative contacts closed at the end of the step (an island at rest's, and a slowly closing
@@ -241,9 +235,8 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   for (std::size_t i = 0; i < contacts.size(); ++i)
     contacts[i].approach = allowance[i];
   const core::contact::PersistentContactReport hold =
-      core::contact::solvePersistentContacts(bodies, contacts, settings);
+      solveHeldContacts(island, bodies, contacts, settings);
   if (!stop.ok() || !hold.ok()) m_diagnostics.message = stop.ok() ? hold.message : stop.message;
-  refuseJointedHold(contacts, pairOf);
   m_held.erase(std::remove_if(m_held.begin(), m_held.end(),
                               [id](const HeldContact& earlier) { return earlier.island == id; }),
                m_held.end());
@@ -277,25 +270,68 @@ void VariationalStep::settleEarlierHolds(int id, double remaining) {
   }
 }
 
-void VariationalStep::refuseJointedHold(
-    const std::vector<core::contact::PersistentContact>& contacts,
-    const std::vector<const CandidatePair*>& pairs) const {
-  // N s: 1e-12 m/s on a body of 1 kg, far below any hold that does something (m g h = 0.04 N s
-  // for 1 kg at 240 Hz); an LCP leaves a contact it does not push at exactly zero.
-  constexpr double kNegligibleJointedImpulse = 1e-12;
-  for (std::size_t i = 0; i < contacts.size(); ++i) {
-    const CandidatePair& pair = *pairs[i];
-    if (!jointed(pair.bodyA) && !jointed(pair.bodyB)) continue;
-    if (!(contacts[i].impulse.norm() > kNegligibleJointedImpulse)) continue;
-    throw Error("variational step: a resting or sliding contact between " +
-                describeObject(*pair.a, pair.a->getWorldTransform()) + " and " +
-                describeObject(*pair.b, pair.b->getWorldTransform()) +
-                " touches a jointed body; variational mode resolves impacts on jointed bodies but "
-                "does not yet hold their persistent contacts (use solver.kind = \"lcp\")");
+std::vector<core::contact::JointRow> VariationalStep::islandJointRows(const Island& island) const {
+  std::vector<core::contact::JointRow> rows;
+  std::vector<bool> added(m_joints.groups.size(), false);
+  for (const int body : island.bodies) {
+    if (!jointed(body) || added[m_joints.groupOf[body]]) continue;
+    added[m_joints.groupOf[body]] = true;
+    const detail::JointGroup& group = m_joints.groups[m_joints.groupOf[body]];
+    std::vector<int> slots;
+    std::vector<core::BodyState> states;
+    for (const int member : group.bodies) {
+      slots.push_back(m_slot[member]);
+      states.push_back(m_bodies[member].state);
+    }
+    const std::vector<core::contact::JointRow> groupRows =
+        detail::jointRowsOf(group, states, slots);
+    rows.insert(rows.end(), groupRows.begin(), groupRows.end());
   }
+  return rows;
+}
+
+core::contact::PersistentContactReport VariationalStep::solveHeldContacts(
+    const Island& island, std::vector<core::impact::ContactBody>& bodies,
+    std::vector<core::contact::PersistentContact>& contacts,
+    const core::contact::PersistentContactSettings& settings) const {
+  const std::vector<core::contact::JointRow> rows = islandJointRows(island);
+  if (rows.empty()) return core::contact::solvePersistentContacts(bodies, contacts, settings);
+  // The joints' rows held still (the flow leaves their velocities at zero; against the loads of
+  // the hold they bear their share), solved with the contacts in block Gauss–Seidel rounds
+  // (joint_rows.h), each round the contact solver's sweeps.
+  const core::contact::JointSystem joints(bodies, rows);
+  core::contact::JointSolveSettings jointSettings;
+  jointSettings.contacts = settings;
+  Eigen::VectorXd impulses;
+  std::vector<core::contact::JointRow> bounded;
+  const core::contact::JointSolveReport solved = core::contact::solveJointsAndContacts(
+      bodies, joints, Eigen::VectorXd::Zero(static_cast<Eigen::Index>(rows.size())), impulses,
+      bounded, contacts, jointSettings);
+  core::contact::PersistentContactReport report;
+  report.status = solved.status;
+  report.iterations = solved.rounds;
+  report.energyChange = solved.energyChange;
+  report.message = solved.message;
+  return report;
 }
 
 void VariationalStep::applyHeldImpulse(const HeldContact& held, const core::Vec3& impulse) {
+  if (jointed(held.pair.bodyA) || jointed(held.pair.bodyB)) {
+    const int index = held.pair.bodyB != kFixed ? held.pair.bodyB : held.pair.bodyA;
+    const core::Vec3 point =
+        m_bodies[index].state.x +
+        worldLever(held, index, index == held.pair.bodyB ? held.leverB : held.leverA);
+    JointedProblem problem =
+        jointedProblemOf(held.pair, contactBodyOf(held.pair.bodyA, held.pair.a),
+                         contactBodyOf(held.pair.bodyB, held.pair.b));
+    const core::contact::JointSystem joints(problem.bodies, problem.rows);
+    core::contact::applyHeldImpulse(problem.bodies, joints, problem.a, problem.b, point, impulse);
+    for (std::size_t i = 0; i < problem.involved.size(); ++i) {
+      applyVelocities(problem.involved[i], problem.bodies[i].linearVelocity,
+                      problem.bodies[i].angularVelocity);
+    }
+    return;
+  }
   const auto kick = [&](int index, const core::Vec3& lever, double sign) {
     if (index == kFixed) return;
     m_stale[index] = true;
@@ -342,10 +378,9 @@ void VariationalStep::stopHeldContacts(const Island& island, int id) {
     contacts.push_back(contact);
   }
   if (contacts.empty()) return;
-  const core::contact::PersistentContactReport stop = core::contact::solvePersistentContacts(
-      bodies, contacts, detail::endOfStepStopSettings(m_timeStep));
+  const core::contact::PersistentContactReport stop =
+      solveHeldContacts(island, bodies, contacts, detail::endOfStepStopSettings(m_timeStep));
   if (!stop.ok()) m_diagnostics.message = stop.message;
-  refuseJointedHold(contacts, pairOf);
   if (stop.penetratingContact >= 0) {
     const CandidatePair& pair = *pairOf[stop.penetratingContact];
     refuseUnheldContact(stop, *pair.a, *pair.b, m_restingSpeed);
