@@ -241,14 +241,28 @@ std::vector<core::BodyState> VariationalStep::flowGroup(
     states.push_back(from(body));
     loads.push_back(m_bodies[body].load);
   }
-  const core::joints::JointedFlowResult result =
-      core::joints::flow(group.system, states, fraction * m_timeStep, loads);
+  // As a free body's flow (core::flowInSubsteps): where a step turns a body too far for its
+  // rotation solve, or Newton's method on the joints does not converge, the step is taken in 2, 4,
+  // … up to core::kMaxFlowSubsteps equal sub-steps of the same map.
+  const double h = fraction * m_timeStep;
+  core::joints::JointedFlowResult result = core::joints::flow(group.system, states, h, loads);
+  int substeps = 1;
+  for (int n = 2; !result.ok() && n <= core::kMaxFlowSubsteps; n *= 2) {
+    substeps = n;
+    result.states = states;
+    for (int i = 0; i < n; ++i) {
+      const std::vector<core::BodyState> start = result.states;
+      result = core::joints::flow(group.system, start, h / n, loads);
+      if (!result.ok()) break;
+    }
+  }
   if (!result.ok()) {
     throw Error("variational step: the constrained LGVI of " + std::to_string(group.bodies.size()) +
                 " jointed bodies (" + std::to_string(group.system.joints().size()) +
-                " joints) did not converge (" + std::string(core::toString(result.status)) +
-                ", residual " + std::to_string(result.residual) + " after " +
-                std::to_string(result.iterations) + " Newton iterations)");
+                " joints) did not converge in " + std::to_string(substeps) + " sub-steps (" +
+                std::string(core::toString(result.status)) + ", residual " +
+                std::to_string(result.residual) + " after " + std::to_string(result.iterations) +
+                " Newton iterations)");
   }
   return result.states;
 }
