@@ -24,7 +24,7 @@ using core::joints::JointType;
 constexpr const char* kSupported =
     "supported in variational mode: btPoint2PointConstraint, btHingeConstraint, "
     "btSliderConstraint and btFixedConstraint (a btGeneric6DofSpring2Constraint with every axis "
-    "locked), without limits, motors or breaking thresholds; "
+    "locked), without limits, motors, breaking thresholds or feedback; "
     "use solver.kind = \"lcp\" for the others";
 
 // btFixedConstraint is a btGeneric6DofSpring2Constraint with every axis locked at 0 (its type is
@@ -146,6 +146,8 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
   }
   if (joint.getBreakingImpulseThreshold() < SIMD_INFINITY)
     refuse(" with a breaking threshold (setBreakingImpulseThreshold)");
+  // Its applied impulse and btJointFeedback are not written: refused rather than left at zero.
+  if (joint.needsFeedback()) refuse(" with feedback enabled (enableFeedback)");
   if (joint.getRigidBodyA().isKinematicObject() || joint.getRigidBodyB().isKinematicObject())
     refuse(" on a kinematic body");
 }

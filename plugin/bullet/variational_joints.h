@@ -21,8 +21,9 @@ namespace carom::detail {
 // Throws carom::Error, starting with `where` and naming what it refuses, unless the variational
 // step holds `joint` exactly: a point-to-point, hinge, slider or fixed joint without an enabled
 // limit or motor (a slider's rotation about its axis locked, as Bullet's default angular limits
-// [0, 0] lock it), without a finite breaking threshold (the step does not break joints), and not
-// on a kinematic body (a moving frame the step cannot flow).
+// [0, 0] lock it), without a finite breaking threshold (the step does not break joints) or
+// feedback (it writes no applied impulse), and not on a kinematic body (a moving frame the step
+// cannot flow).
 void requireVariationalJoint(btTypedConstraint& joint, const std::string& where);
 
 // Step bodies joined by joints (through each other; the world joins nothing): flowed together by

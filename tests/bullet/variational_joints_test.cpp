@@ -264,6 +264,9 @@ TEST(JointsVariational, WhatItCannotHoldIsRefusedByName) {
   btPoint2PointConstraint breaking(*a, btVector3(0, 0.5, 0));
   breaking.setBreakingImpulseThreshold(10);
   test::expectErrorNaming([&] { scene.world().addConstraint(&breaking); }, "breaking");
+  btPoint2PointConstraint feedback(*a, btVector3(0, 0.5, 0));
+  feedback.enableFeedback(true);
+  test::expectErrorNaming([&] { scene.world().addConstraint(&feedback); }, "feedback");
   btFixedConstraint loosened(*a, *b, identity, identity);
   loosened.setLimit(0, -1, 1);
   test::expectErrorNaming([&] { scene.world().addConstraint(&loosened); }, "not locked");
