@@ -12,6 +12,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "carom/carom.h"
@@ -398,6 +399,20 @@ TEST(JointsVariational, StrikeOnOneLinkMovesTheWholeChain) {
   scene.world().removeConstraint(&elbow);
 }
 
+// `steps` steps of 240 Hz: the chain's energy's largest gain over its start (J) and its hinges'
+// largest gap (m).
+std::pair<double, double> runChain(Scene<DynamicsWorld>& scene, const test::HingedChain& chain,
+                                   int steps) {
+  const double h = 1.0 / 240, energy0 = test::totalEnergy(scene.world());
+  double gain = 0, gap = 0;
+  for (int i = 0; i < steps; ++i) {
+    scene.world().stepSimulation(h, 1, h);
+    gain = std::max(gain, test::totalEnergy(scene.world()) - energy0);
+    gap = std::max(gap, chain.largestGap());
+  }
+  return {gain, gap};
+}
+
 // A rod on a hinge to the world, lying on the ground: its contact is held with the hinge's rows
 // (core::contact::solveJointsAndContacts), and it stays where it lies, at rest.
 TEST(JointsVariational, HingedRodRestsOnTheGround) {
@@ -428,14 +443,8 @@ TEST(JointsVariational, ChainOfTenFallsOntoTheGround) {
   Scene<DynamicsWorld> scene(variational());
   scene.addGround();
   const test::HingedChain chain(scene, 10, 0.5);
-  const double h = 1.0 / 240;
   const double energy0 = test::totalEnergy(scene.world());
-  double largestGain = 0, largestGap = 0;
-  for (int i = 0; i < 720; ++i) {  // 3 s
-    scene.world().stepSimulation(h, 1, h);
-    largestGain = std::max(largestGain, test::totalEnergy(scene.world()) - energy0);
-    largestGap = std::max(largestGap, chain.largestGap());
-  }
+  const auto [largestGain, largestGap] = runChain(scene, chain, 720);  // 3 s
   RecordProperty("gain", test::scientific(largestGain / std::abs(energy0)));
   RecordProperty("gap", test::scientific(largestGap));
   double fastest = 0, lowest = 1;
@@ -461,14 +470,8 @@ TEST(JointsVariational, ChainStrikesTheGroundWithoutGainingEnergy) {
   const test::HingedChain chain(scene, 3, 0.3);
   for (btRigidBody* link : chain.links)
     scene.world().setMaterial(link, "test");
-  const double h = 1.0 / 240;
   const double energy0 = test::totalEnergy(scene.world());
-  double largestGain = 0, largestGap = 0;
-  for (int i = 0; i < 120; ++i) {  // 0.5 s
-    scene.world().stepSimulation(h, 1, h);
-    largestGain = std::max(largestGain, test::totalEnergy(scene.world()) - energy0);
-    largestGap = std::max(largestGap, chain.largestGap());
-  }
+  const auto [largestGain, largestGap] = runChain(scene, chain, 120);  // 0.5 s
   const std::vector<ImpactEvent>& events = scene.world().getImpactEvents();
   RecordProperty("events", std::to_string(events.size()));
   RecordProperty("gain", test::scientific(largestGain / std::abs(energy0)));
