@@ -47,10 +47,6 @@ bool lockedWeld(btGeneric6DofSpring2Constraint& joint) {
   return locked;
 }
 
-bool isWeld(int type) {
-  return type == FIXED_CONSTRAINT_TYPE || type == D6_SPRING_2_CONSTRAINT_TYPE;
-}
-
 JointFrame frameOf(int body, const btTransform& frame) {
   return {body, toEigen(frame.getOrigin()), toEigen(frame.getBasis())};
 }
@@ -140,7 +136,9 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
       break;
     }
     default:
-      if (!isWeld(joint.getConstraintType())) refuse("");
+      // btFixedConstraint reports D6_SPRING_2_CONSTRAINT_TYPE; no class of this Bullet reports
+      // FIXED_CONSTRAINT_TYPE, which is refused with the other types.
+      if (joint.getConstraintType() != D6_SPRING_2_CONSTRAINT_TYPE) refuse("");
       if (!lockedWeld(static_cast<btGeneric6DofSpring2Constraint&>(joint)))
         refuse(" with an axis not locked at 0 (only a weld, btFixedConstraint as built, is held)");
   }
