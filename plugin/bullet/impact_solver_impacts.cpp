@@ -44,35 +44,22 @@ bool jointed(const Island& island, int body) {
 }
 
 // One contact on a jointed body: its law on the contact's inverse mass matrix with the joints'
-// equality rows held, whose impulse moves every body they join (core::contact::applyHeldImpulse).
+// equality rows held, whose impulse moves every body they join (core::contact::applyHeldLaw).
 std::vector<ImpactEvent> resolveHeld(Island& island, const IslandContact& contact) {
   std::vector<core::impact::ContactBody> states = statesOf(island);
-  const core::Mat3 k = core::contact::heldInverseMassMatrix(states, *island.held, contact.bodyA,
-                                                            contact.bodyB, contact.point);
-  const core::impact::Contact free{states[contact.bodyA], states[contact.bodyB], contact.point,
-                                   contact.normal};
-  // The joints hold both bodies' points still (a link welded to the ground): nothing to strike.
-  if (!(k.norm() > 1e-12 * core::impact::inverseMassMatrix(free).norm())) return {};
-  // Held still along some direction (a door on its hinge struck square has K of rank 1), K is
-  // singular, and a law that asks for the impulse that stops the slip along it cannot find one:
-  // 1e-9 of K's size along every direction lets it, at a relative error of 1e-9 in the impulse
-  // and its energy. The impulse then moves the bodies as the joints let it.
-  const core::Mat3 regular = k + 1e-9 * k.norm() * core::Mat3::Identity();
   btVector3 t1, t2;
   btPlaneSpace1(toBt(contact.normal), t1, t2);
-  const core::impact::ImpactOutcome outcome =
-      core::impact::applyLaw(core::impact::contactWithResponse(
-                                 regular, core::impact::relativeVelocity(free), contact.normal),
-                             core::impact::impactLaw(contact.material, toEigen(t1)));
   const double before = normalVelocity(island, contact);
-  core::contact::applyHeldImpulse(states, *island.held, contact.bodyA, contact.bodyB, contact.point,
-                                  outcome.impulse);
+  const std::optional<core::impact::ImpactOutcome> outcome = core::contact::applyHeldLaw(
+      states, *island.held, contact.bodyA, contact.bodyB, contact.point, contact.normal,
+      core::impact::impactLaw(contact.material, toEigen(t1)));
+  if (!outcome) return {};  // the joints hold both bodies' points still: nothing to strike
   for (std::size_t i = 0; i < states.size(); ++i)
     island.bodies[i].state = states[i];
-  ImpactEvent event = eventFor(island, contact, before, outcome.impulse);
-  event.energyChange = outcome.energyChange;
+  ImpactEvent event = eventFor(island, contact, before, outcome->impulse);
+  event.energyChange = outcome->energyChange;
   event.law = std::string(core::impact::toString(contact.material.impact)) + " (jointed)";
-  if (!outcome.resolved) event.law += " (unresolved: " + outcome.trace + ")";
+  if (!outcome->resolved) event.law += " (unresolved: " + outcome->trace + ")";
   return {event};
 }
 

@@ -13,11 +13,11 @@
 
 #include "carom/error.h"
 #include "impact_solver_island.h"
+#include "joint_names.h"
 
 namespace carom {
-namespace {
 
-std::string typeName(const btTypedConstraint& joint) {
+std::string detail::jointTypeName(const btTypedConstraint& joint) {
   switch (joint.getConstraintType()) {
     case POINT2POINT_CONSTRAINT_TYPE:
       return "btPoint2PointConstraint";
@@ -43,8 +43,6 @@ std::string typeName(const btTypedConstraint& joint) {
       return "btTypedConstraint of type " + std::to_string(joint.getConstraintType());
   }
 }
-
-}  // namespace
 
 void requireSupportedJoint(const btTypedConstraint& joint, const std::string& where) {
   switch (joint.getConstraintType()) {
@@ -75,7 +73,7 @@ void requireSupportedJoint(const btTypedConstraint& joint, const std::string& wh
       return;
     }
     default:
-      throw Error(where + ": " + typeName(joint) +
+      throw Error(where + ": " + detail::jointTypeName(joint) +
                   " is not supported in lcp mode (supported: btPoint2PointConstraint, "
                   "btHingeConstraint, btSliderConstraint, btFixedConstraint, "
                   "btConeTwistConstraint, btGeneric6DofSpring2Constraint without springs)");
@@ -156,13 +154,13 @@ btAlignedObjectArray<btSolverConstraint> rowsAt(btTypedConstraint& joint, int co
     joint.getInfo2(&info2);
   }
   if (info2.m_damping != 1) {
-    throw Error("ImpactSolver: a " + typeName(joint) + " with damping " +
+    throw Error("ImpactSolver: a " + jointTypeName(joint) + " with damping " +
                 std::to_string(info2.m_damping) +
                 " (a soft row) is not supported in lcp mode; its damping must be 1");
   }
   for (int j = 0; j < count; ++j) {
     if (rows[j].m_cfm != 0) {
-      throw Error("ImpactSolver: a " + typeName(joint) + " row with constraint force mixing " +
+      throw Error("ImpactSolver: a " + jointTypeName(joint) + " row with constraint force mixing " +
                   std::to_string(rows[j].m_cfm) +
                   " (a soft row) is not supported in lcp mode; its cfm must be 0");
     }

@@ -1,6 +1,8 @@
 // The variational step of carom::DynamicsWorld, stage by stage (ARCHITECTURE.md "One step"):
 //   1 readBodies               active dynamic bodies → double-precision (x, R, γ, Π)
-//   2 trial flow               LGVI flow F̃[h] of every body (Tran & Leok (5.9)): trial poses
+//   2 trial flow               LGVI flow F̃[h] of every body (Tran & Leok (5.9)): trial poses;
+//                              bodies joined by joints flowed together by the constrained LGVI
+//                              (core::joints::flow), here and wherever a body is flowed
 //   3 findCandidatePairs       Bullet's broadphase with AABBs swept to the trial poses; the pairs
 //                              join the bodies into islands (findIslands), each run on its own:
 //   5 holdRestingContacts      resting/sliding contacts: velocity-level LCP, half its impulse
@@ -24,12 +26,15 @@
 #include <LinearMath/btTransformUtil.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <unordered_map>
 
 #include "bt_eigen.h"
 #include "carom/core/event.h"
+#include "carom/core/joints/jointed_flow.h"
 #include "carom/error.h"
 #include "disjoint_sets.h"
 #include "vertex_contacts.h"
@@ -54,7 +59,21 @@ VariationalStep::VariationalStep(DynamicsWorld& world, double timeStep)
     : m_world(world), m_timeStep(timeStep) {}
 
 StepDiagnostics VariationalStep::run() {
+  // A joint the step cannot hold is refused before any body changes.
+  for (int c = 0; c < m_world.getNumConstraints(); ++c) {
+    btTypedConstraint& joint = *m_world.getConstraint(c);
+    if (joint.isEnabled()) detail::requireVariationalJoint(joint, "variational step");
+  }
   readBodies();
+  {
+    std::vector<btRigidBody*> rigidBodies;
+    std::vector<core::MassProperties> masses;
+    for (const StepBody& body : m_bodies) {
+      rigidBodies.push_back(body.rigidBody);
+      masses.push_back(body.mass);
+    }
+    m_joints = detail::stepJointsOf(m_world, rigidBodies, masses);
+  }
   for (const StepBody& body : m_bodies) {
     m_start.push_back(body.state);
     const double load = (body.load.gravity + body.mass.inverseMass() * body.load.force).norm();
@@ -65,8 +84,11 @@ StepDiagnostics VariationalStep::run() {
   const int bodyCount = static_cast<int>(m_bodies.size());
   m_eventsOf.assign(bodyCount, 0);
   m_trial.resize(bodyCount);
-  for (int body = 0; body < bodyCount; ++body)
-    m_trial[body] = flowBody(body, m_bodies[body].state, 1.0);
+  std::vector<int> all(bodyCount);
+  std::iota(all.begin(), all.end(), 0);
+  flowBodies(
+      all, 1.0, [&](int body) -> const core::BodyState& { return m_bodies[body].state; },
+      [&](int body, const core::BodyState& state) { m_trial[body] = state; });
   findCandidatePairs();
   std::vector<Island> islands = findIslands();
   for (int body = 0; body < bodyCount; ++body) {  // a body in no pair flies free
@@ -179,8 +201,10 @@ void VariationalStep::runIsland(Island& island, int id) {
 
 void VariationalStep::advanceIsland(const Island& island, double alpha) {
   m_now += alpha;
-  for (const int body : island.bodies)
-    m_bodies[body].state = flowBody(body, m_bodies[body].state, alpha);
+  flowBodies(
+      island.bodies, alpha,
+      [&](int body) -> const core::BodyState& { return m_bodies[body].state; },
+      [&](int body, const core::BodyState& state) { m_bodies[body].state = state; });
   for (const int p : island.pairs)
     m_tracks[p].gapNow.reset();
 }
@@ -208,20 +232,109 @@ core::BodyState VariationalStep::flowBody(int index, const core::BodyState& from
   return result.state;
 }
 
-std::vector<int> VariationalStep::refreshTrials(const Island& island, double remaining) {
-  std::vector<int> refreshed;
-  for (const int body : island.bodies) {
-    if (!m_stale[body]) continue;
-    m_trial[body] = flowBody(body, m_bodies[body].state, remaining);
-    m_stale[body] = false;
-    for (const int p : m_pairsOf[body]) {
-      PairTrack& track = m_tracks[p];
-      track.trialGapExact = false;
-      track.vertexTrialGaps.clear();
-      track.impactAt.reset();
-    }
-    refreshed.push_back(body);
+std::vector<core::BodyState> VariationalStep::flowGroup(
+    int g, double fraction, const std::function<const core::BodyState&(int)>& from) const {
+  const detail::JointGroup& group = m_joints.groups[g];
+  std::vector<core::BodyState> states;
+  std::vector<core::ExternalLoad> loads;
+  for (const int body : group.bodies) {
+    states.push_back(from(body));
+    loads.push_back(m_bodies[body].load);
   }
+  // As a free body's flow (core::flowInSubsteps): where a step turns a body too far for its
+  // rotation solve, or Newton's method on the joints does not converge, the step is taken in 2, 4,
+  // … up to core::kMaxFlowSubsteps equal sub-steps of the same map.
+  const double h = fraction * m_timeStep;
+  core::joints::JointedFlowResult result = core::joints::flow(group.system, states, h, loads);
+  int substeps = 1;
+  for (int n = 2; !result.ok() && n <= core::kMaxFlowSubsteps; n *= 2) {
+    substeps = n;
+    result.states = states;
+    for (int i = 0; i < n; ++i) {
+      const std::vector<core::BodyState> start = result.states;
+      result = core::joints::flow(group.system, start, h / n, loads);
+      if (!result.ok()) break;
+    }
+  }
+  if (!result.ok()) {
+    throw Error("variational step: the constrained LGVI of " + std::to_string(group.bodies.size()) +
+                " jointed bodies (" + std::to_string(group.system.joints().size()) +
+                " joints) did not converge in " + std::to_string(substeps) + " sub-steps (" +
+                std::string(core::toString(result.status)) + ", residual " +
+                std::to_string(result.residual) + " after " + std::to_string(result.iterations) +
+                " Newton iterations)");
+  }
+  return result.states;
+}
+
+void VariationalStep::flowBodies(const std::vector<int>& bodies, double fraction,
+                                 const std::function<const core::BodyState&(int)>& from,
+                                 const std::function<void(int, const core::BodyState&)>& to) {
+  std::vector<bool> flowed(m_joints.groups.size(), false);
+  for (const int body : bodies) {
+    if (!jointed(body)) {
+      to(body, flowBody(body, from(body), fraction));
+      continue;
+    }
+    const int g = m_joints.groupOf[body];
+    if (flowed[g]) continue;
+    flowed[g] = true;
+    const std::vector<core::BodyState> states = flowGroup(g, fraction, from);
+    for (std::size_t i = 0; i < states.size(); ++i)
+      to(m_joints.groups[g].bodies[i], states[i]);
+  }
+}
+
+core::BodyState VariationalStep::probeBody(int index, double fraction) const {
+  const auto now = [&](int body) -> const core::BodyState& { return m_bodies[body].state; };
+  if (!jointed(index)) return flowBody(index, now(index), fraction);
+  const int g = m_joints.groupOf[index];
+  const std::vector<int>& members = m_joints.groups[g].bodies;
+  const std::vector<core::BodyState> states = flowGroup(g, fraction, now);
+  return states[std::find(members.begin(), members.end(), index) - members.begin()];
+}
+
+double VariationalStep::jointedTravelBound(int index, double tau) const {
+  // The discrete flow keeps the energy to O(h²), not exactly: a quarter more, as closingBound's
+  // rotation margin.
+  constexpr double kEnergyMargin = 1.25;
+  double kinetic = 0, power = 0;  // J, and C of the bound (W/√J)
+  for (const int body : m_joints.groups[m_joints.groupOf[index]].bodies) {
+    const StepBody& b = m_bodies[body];
+    kinetic += core::energy(b.mass, b.state, b.load.gravity).kinetic();
+    power += (b.mass.mass() * b.load.gravity + b.load.force).norm() / std::sqrt(b.mass.mass()) +
+             b.load.torque.norm() / std::sqrt(b.mass.inertia().diagonal().minCoeff());
+  }
+  const double rootEnergy = std::sqrt(kinetic) + power * tau / std::sqrt(2.0);
+  const double energy = kEnergyMargin * rootEnergy * rootEnergy;
+  const StepBody& body = m_bodies[index];
+  const double speed =
+      std::sqrt(2 * energy / body.mass.mass()) +
+      (body.rotationLocked
+           ? 0.0
+           : std::sqrt(2 * energy / body.mass.inertia().diagonal().minCoeff()) * body.reach);
+  return speed * tau;
+}
+
+std::vector<int> VariationalStep::refreshTrials(const Island& island, double remaining) {
+  std::vector<int> stale;
+  for (const int body : island.bodies) {
+    if (m_stale[body]) stale.push_back(body);
+  }
+  std::vector<int> refreshed;
+  flowBodies(
+      stale, remaining, [&](int body) -> const core::BodyState& { return m_bodies[body].state; },
+      [&](int body, const core::BodyState& state) {  // a stale body's joint group comes along
+        m_trial[body] = state;
+        m_stale[body] = false;
+        for (const int p : m_pairsOf[body]) {
+          PairTrack& track = m_tracks[p];
+          track.trialGapExact = false;
+          track.vertexTrialGaps.clear();
+          track.impactAt.reset();
+        }
+        refreshed.push_back(body);
+      });
   return refreshed;
 }
 
@@ -257,6 +370,9 @@ int VariationalStep::stepIndexOf(const btCollisionObject* object) const {
 std::vector<int> VariationalStep::addPair(const btCollisionObject* a, const btCollisionObject* b) {
   std::vector<int> added;
   if (!m_world.getDispatcher()->needsResponse(a, b)) return added;
+  // Bodies a joint links with disableCollisionsBetweenLinkedBodies (or set to ignore each other),
+  // as Bullet's dispatcher leaves them out (btCollisionDispatcher::needsCollision).
+  if (!a->checkCollideWith(b) || !b->checkCollideWith(a)) return added;
   const int bodyA = stepIndexOf(a), bodyB = stepIndexOf(b);
   if (bodyA == kFixed && bodyB == kFixed) return added;
   for (const int childA : childrenToPair(a, b)) {
@@ -330,6 +446,10 @@ std::vector<Island> VariationalStep::findIslands() {
   DisjointSets joined(m_bodies.size());  // step bodies joined by pairs of two step bodies
   for (const CandidatePair& pair : m_pairs) {
     if (pair.bodyA != kFixed && pair.bodyB != kFixed) joined.join(pair.bodyA, pair.bodyB);
+  }
+  for (const detail::JointGroup& group : m_joints.groups) {  // joints force one island
+    for (const int body : group.bodies)
+      joined.join(body, group.bodies.front());
   }
   std::vector<Island> islands;
   std::vector<int> islandOf(m_bodies.size(), -1);  // by root
@@ -463,6 +583,10 @@ double VariationalStep::closingBound(int p, double fraction) const {
       if (body != nullptr && body->isKinematicObject())
         return std::numeric_limits<double>::infinity();
       continue;  // static or sleeping: it stays where it is
+    }
+    if (jointed(index)) {  // the joints' forces are no load: bounded by the group's energy
+      turning += jointedTravelBound(index, tau);
+      continue;
     }
     const StepBody& body = m_bodies[index];
     const double inverseMass = body.mass.inverseMass();
@@ -711,7 +835,7 @@ std::optional<double> VariationalStep::locateImpactBefore(
   core::BodyState probeA, probeB;
   const auto probe = [&](int index, core::BodyState& state, double alpha) {
     if (index == kFixed) return static_cast<const core::BodyState*>(nullptr);
-    state = flowBody(index, m_bodies[index].state, alpha);
+    state = probeBody(index, alpha);
     return static_cast<const core::BodyState*>(&state);
   };
   const auto phiAt = [&](double alpha) {

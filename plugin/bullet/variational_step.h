@@ -22,9 +22,11 @@
 #include "carom/core/body.h"
 #include "carom/core/contact/persistent_contact.h"
 #include "carom/core/impact/contact.h"
+#include "carom/core/impact/law.h"
 #include "carom/core/impact/material.h"
 #include "carom/core/lgvi.h"
 #include "mesh_triangles.h"
+#include "variational_joints.h"
 #include "vertex_contacts.h"
 
 namespace carom {
@@ -224,7 +226,60 @@ class VariationalStep {
   // Pairs an impact has made possible (world_pair_refresh.cpp): candidate pairs come from the
   // bodies' free flight, and a struck body may now reach a body beyond its swept AABB.
   void findNewPartners(Island& island, int id, const std::vector<int>& moved, double elapsed);
+  // A body that no joint holds, flowed by `fraction` of the step from `from` (its free LGVI flow).
   core::BodyState flowBody(int index, const core::BodyState& from, double fraction) const;
+  // Joint group g's bodies (detail::JointGroup, in its order) flowed together by `fraction` of the
+  // step from `from(body)` by the constrained LGVI (core::joints::flow, RATTLE): their joints held
+  // at the end to core::joints::JointSettings' tolerance, their velocities along them.
+  std::vector<core::BodyState> flowGroup(
+      int g, double fraction, const std::function<const core::BodyState&(int)>& from) const;
+  // Flows `bodies` (every body of a joint group among them with its whole group) by `fraction` of
+  // the step from `from(body)`, giving each its new state through `to(body, state)`.
+  void flowBodies(const std::vector<int>& bodies, double fraction,
+                  const std::function<const core::BodyState&(int)>& from,
+                  const std::function<void(int, const core::BodyState&)>& to);
+  // Body `index` flowed by `fraction` of the step from the island's instant now, with its joint
+  // group if it has one (an impact search's probe).
+  core::BodyState probeBody(int index, double fraction) const;
+  // Whether a joint holds the step body (kFixed: no).
+  bool jointed(int index) const { return index != kFixed && m_joints.groupOf[index] >= 0; }
+  // Whether two step bodies move as one in an impact: the same body, or joined by joints.
+  bool linked(int a, int b) const {
+    return a != kFixed && b != kFixed &&
+           (a == b || (jointed(a) && m_joints.groupOf[a] == m_joints.groupOf[b]));
+  }
+  // How far any point of jointed body `index` can move over τ (s) from now (m): its joint group's
+  // kinetic energy T grows no faster than the loads' power P ≤ C √(2T) (the joints do no work),
+  // C = Σ_i |m_i g + F_i|/√m_i + |τ_i|/√J_min,i, so √T ≤ √T_0 + C τ/√2; a body of mass m and
+  // smallest moment J_min with that energy moves at most at √(2T/m) + √(2T/J_min) reach.
+  double jointedTravelBound(int index, double tau) const;
+  // A contact's two sides with their joint groups, as the core's jointed problems take them: the
+  // bodies (an immovable side with its own velocity), the groups' joint rows among them, and the
+  // contact's sides' places.
+  struct JointedProblem {
+    std::vector<int> involved;  // step bodies, kFixed for an immovable side
+    std::vector<core::impact::ContactBody> bodies;
+    std::vector<core::contact::JointRow> rows;
+    int a = -1, b = -1;
+  };
+  JointedProblem jointedProblemOf(const CandidatePair& pair, const core::impact::ContactBody& sideA,
+                                  const core::impact::ContactBody& sideB) const;
+  // The island's joint rows at its bodies' states now, between their places m_slot.
+  std::vector<core::contact::JointRow> islandJointRows(const Island& island) const;
+  // The island's persistent-contact LCP (core::contact::solvePersistentContacts) on `bodies`
+  // (lcpBodiesOf, fixed objects after), with its joints' rows held at their velocities
+  // (core::contact::solveJointsAndContacts) where it has any.
+  core::contact::PersistentContactReport solveHeldContacts(
+      const Island& island, std::vector<core::impact::ContactBody>& bodies,
+      std::vector<core::contact::PersistentContact>& contacts,
+      const core::contact::PersistentContactSettings& settings) const;
+  // One contact's law on the jointed system (core::contact::applyHeldLaw): the joints' rows held,
+  // the impulse moving every body of the struck bodies' joint groups. `after` gets the contact's
+  // bodies' velocities after it; nullopt where the joints hold the contact still.
+  std::optional<core::impact::ImpactOutcome> resolveJointed(const CandidatePair& pair,
+                                                            const core::impact::Contact& c,
+                                                            const core::impact::ImpactLaw& law,
+                                                            core::impact::Contact& after);
   // Stage 3: pairs whose AABBs, swept from the start of the step to the trial poses, overlap; and
   // the islands they make.
   void findCandidatePairs();
@@ -418,7 +473,8 @@ class VariationalStep {
   void applyVelocities(int index, const core::Vec3& v, const core::Vec3& omega);
 
   // An impulse (on B, −impulse on A) at a held contact: γ += impulse, Π += Rᵀ(r × impulse) with
-  // r the contact's lever arm now (worldLever).
+  // r the contact's lever arm now (worldLever); on a jointed body through its joints
+  // (core::contact::applyHeldImpulse), which keep their velocities.
   void applyHeldImpulse(const HeldContact& held, const core::Vec3& impulse);
   // Before an island's contacts are held again inside the step: what its earlier holds gave ahead
   // of time is taken back (see world_persistent.cpp).
@@ -436,6 +492,8 @@ class VariationalStep {
   // or the end of the step.
   double m_now = 0;
   std::vector<StepBody> m_bodies;
+  // The step bodies' joint groups (variational_joints.h), flowed together.
+  detail::StepJoints m_joints;
   double m_restingSpeed = kRestingSpeed;  // this step's (m/s)
   // How far from touching a held pair's vertices are held too (m): within the step the
   // kick–flow–kick moves a held body by up to a h²/8 about its rest pose, and a corner nearer the

@@ -5,6 +5,7 @@
 #include <BulletCollision/CollisionDispatch/btSimulationIslandManager.h>
 
 #include "carom/error.h"
+#include "variational_joints.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -28,12 +29,8 @@ DynamicsWorld::DynamicsWorld(btDispatcher* dispatcher, btBroadphaseInterface* br
 void DynamicsWorld::addConstraint(btTypedConstraint* constraint,
                                   bool disableCollisionsBetweenLinkedBodies) {
   if (constraint == nullptr) throw Error("addConstraint: constraint is null");
-  if (m_config.solver.kind == SolverKind::variational) {
-    throw Error(
-        "addConstraint: joint constraints (btTypedConstraint) are not supported with "
-        "solver.kind = \"variational\"; use solver.kind = \"lcp\" or \"bullet\" for scenes "
-        "with joints");
-  }
+  if (m_config.solver.kind == SolverKind::variational)
+    detail::requireVariationalJoint(*constraint, "addConstraint");
   if (m_config.solver.kind == SolverKind::lcp) requireSupportedJoint(*constraint, "addConstraint");
   btDiscreteDynamicsWorld::addConstraint(constraint, disableCollisionsBetweenLinkedBodies);
 }

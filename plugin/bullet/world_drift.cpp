@@ -9,11 +9,14 @@
 // does. What a lift gives in potential energy is taken from the island's kinetic energy, and an
 // island that has not that much is pushed only as far as it pays: one at rest keeps its overlap.
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include "bt_eigen.h"
 #include "carom/core/contact/separation.h"
 #include "carom/core/lie.h"
+#include "carom/error.h"
+#include "object_text.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -37,7 +40,14 @@ void VariationalStep::correctIslandDrift(const Island& island) {
     if (!mayTouch(p)) continue;  // apart all step (its trial poses never closed)
     const CandidatePair& pair = m_pairs[p];
     const Gap g = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
-    if (-g.distance > kDriftAllowance) deep.emplace_back(p, g);
+    if (-g.distance <= kDriftAllowance) continue;
+    if (jointed(pair.bodyA) || jointed(pair.bodyB)) {  // a push by positions would break a joint
+      throw Error("variational step: " + describeObject(*pair.a, pair.a->getWorldTransform()) +
+                  " and " + describeObject(*pair.b, pair.b->getWorldTransform()) + " overlap by " +
+                  std::to_string(-g.distance) +
+                  " m and one is jointed; variational mode does not yet push jointed bodies apart");
+    }
+    deep.emplace_back(p, g);
   }
   if (deep.empty()) return;  // the bodies' LCP terms are built only where something is pushed
   std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island);

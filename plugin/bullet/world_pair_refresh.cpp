@@ -87,11 +87,16 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
           m_links.emplace_back(id, m_islandOf[partner]);
           continue;
         }
-        // Free flight so far: at the island's instant now, and one of its bodies from here.
-        m_bodies[partner].state = flowBody(partner, m_start[partner], elapsed);
-        m_islandOf[partner] = id;
-        m_slot[partner] = static_cast<int>(island.bodies.size());
-        island.bodies.push_back(partner);
+        // Free flight so far: at the island's instant now, and one of its bodies from here, with
+        // its joint group (which no pair had put in an island either).
+        flowBodies(
+            {partner}, elapsed, [&](int b) -> const core::BodyState& { return m_start[b]; },
+            [&](int b, const core::BodyState& state) {
+              m_bodies[b].state = state;
+              m_islandOf[b] = id;
+              m_slot[b] = static_cast<int>(island.bodies.size());
+              island.bodies.push_back(b);
+            });
       }
       for (const int p : addPair(object, other))
         island.pairs.push_back(p);

@@ -186,7 +186,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // (a) Stop what still approaches, at once and plastically: a half impulse would let the body
   // sink by ½τ u_n over the rest of the step.
   const core::contact::PersistentContactReport stop =
-      core::contact::solvePersistentContacts(bodies, contacts, settings);
+      solveHeldContacts(island, bodies, contacts, settings);
   for (std::size_t i = 0; i < contacts.size(); ++i)
     applyHeldImpulse(held[i], contacts[i].impulse);
   // Speculative contacts closed at the end of the step (an island at rest's, and a slowly closing
@@ -235,7 +235,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   for (std::size_t i = 0; i < contacts.size(); ++i)
     contacts[i].approach = allowance[i];
   const core::contact::PersistentContactReport hold =
-      core::contact::solvePersistentContacts(bodies, contacts, settings);
+      solveHeldContacts(island, bodies, contacts, settings);
   if (!stop.ok() || !hold.ok()) m_diagnostics.message = stop.ok() ? hold.message : stop.message;
   m_held.erase(std::remove_if(m_held.begin(), m_held.end(),
                               [id](const HeldContact& earlier) { return earlier.island == id; }),
@@ -270,7 +270,82 @@ void VariationalStep::settleEarlierHolds(int id, double remaining) {
   }
 }
 
+std::vector<core::contact::JointRow> VariationalStep::islandJointRows(const Island& island) const {
+  std::vector<core::contact::JointRow> rows;
+  std::vector<bool> added(m_joints.groups.size(), false);
+  for (const int body : island.bodies) {
+    if (!jointed(body) || added[m_joints.groupOf[body]]) continue;
+    added[m_joints.groupOf[body]] = true;
+    const detail::JointGroup& group = m_joints.groups[m_joints.groupOf[body]];
+    std::vector<int> slots;
+    std::vector<core::BodyState> states;
+    for (const int member : group.bodies) {
+      slots.push_back(m_slot[member]);
+      states.push_back(m_bodies[member].state);
+    }
+    const std::vector<core::contact::JointRow> groupRows =
+        detail::jointRowsOf(group, states, slots);
+    rows.insert(rows.end(), groupRows.begin(), groupRows.end());
+  }
+  return rows;
+}
+
+core::contact::PersistentContactReport VariationalStep::solveHeldContacts(
+    const Island& island, std::vector<core::impact::ContactBody>& bodies,
+    std::vector<core::contact::PersistentContact>& contacts,
+    const core::contact::PersistentContactSettings& settings) const {
+  const std::vector<core::contact::JointRow> rows = islandJointRows(island);
+  if (rows.empty()) return core::contact::solvePersistentContacts(bodies, contacts, settings);
+  // The joints' rows held still (the flow leaves their velocities at zero; against the loads of
+  // the hold they bear their share), solved with the contacts in block Gauss–Seidel rounds
+  // (joint_rows.h), each round the contact solver's sweeps.
+  const core::contact::JointSystem joints(bodies, rows);
+  core::contact::JointSolveSettings jointSettings;
+  jointSettings.contacts = settings;
+  Eigen::VectorXd impulses;
+  std::vector<core::contact::JointRow> bounded;
+  const core::contact::JointSolveReport solved = core::contact::solveJointsAndContacts(
+      bodies, joints, Eigen::VectorXd::Zero(static_cast<Eigen::Index>(rows.size())), impulses,
+      bounded, contacts, jointSettings);
+  core::contact::PersistentContactReport report;
+  report.status = solved.status;
+  report.iterations = solved.rounds;
+  report.energyChange = solved.energyChange;
+  report.message = solved.message;
+  // What still closes after the solve, as solvePersistentContacts reports it (refuseUnheldContact).
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const core::contact::PersistentContact& contact = contacts[i];
+    const auto side = [&](int index) {
+      return index == core::contact::kWorld ? core::impact::ContactBody{} : bodies[index];
+    };
+    const core::impact::Contact c{side(contact.bodyA), side(contact.bodyB), contact.point,
+                                  contact.normal};
+    const double rate = -(contact.normal.dot(core::impact::relativeVelocity(c)) + contact.approach);
+    if (rate > report.penetrationRate) {
+      report.penetrationRate = rate;
+      report.penetratingContact = static_cast<int>(i);
+    }
+  }
+  return report;
+}
+
 void VariationalStep::applyHeldImpulse(const HeldContact& held, const core::Vec3& impulse) {
+  if (jointed(held.pair.bodyA) || jointed(held.pair.bodyB)) {
+    const int index = held.pair.bodyB != kFixed ? held.pair.bodyB : held.pair.bodyA;
+    const core::Vec3 point =
+        m_bodies[index].state.x +
+        worldLever(held, index, index == held.pair.bodyB ? held.leverB : held.leverA);
+    JointedProblem problem =
+        jointedProblemOf(held.pair, contactBodyOf(held.pair.bodyA, held.pair.a),
+                         contactBodyOf(held.pair.bodyB, held.pair.b));
+    const core::contact::JointSystem joints(problem.bodies, problem.rows);
+    core::contact::applyHeldImpulse(problem.bodies, joints, problem.a, problem.b, point, impulse);
+    for (std::size_t i = 0; i < problem.involved.size(); ++i) {
+      applyVelocities(problem.involved[i], problem.bodies[i].linearVelocity,
+                      problem.bodies[i].angularVelocity);
+    }
+    return;
+  }
   const auto kick = [&](int index, const core::Vec3& lever, double sign) {
     if (index == kFixed) return;
     m_stale[index] = true;
@@ -317,8 +392,8 @@ void VariationalStep::stopHeldContacts(const Island& island, int id) {
     contacts.push_back(contact);
   }
   if (contacts.empty()) return;
-  const core::contact::PersistentContactReport stop = core::contact::solvePersistentContacts(
-      bodies, contacts, detail::endOfStepStopSettings(m_timeStep));
+  const core::contact::PersistentContactReport stop =
+      solveHeldContacts(island, bodies, contacts, detail::endOfStepStopSettings(m_timeStep));
   if (!stop.ok()) m_diagnostics.message = stop.message;
   if (stop.penetratingContact >= 0) {
     const CandidatePair& pair = *pairOf[stop.penetratingContact];

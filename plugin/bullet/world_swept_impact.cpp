@@ -51,7 +51,7 @@ std::optional<double> VariationalStep::sweptImpact(int p, double slack, double p
   core::BodyState probeA, probeB;
   const auto probe = [&](int index, core::BodyState& state) {
     if (index == kFixed) return static_cast<const core::BodyState*>(nullptr);
-    state = flowBody(index, m_bodies[index].state, alpha);
+    state = probeBody(index, alpha);
     return static_cast<const core::BodyState*>(&state);
   };
   for (int advance = 0; advance < kMaxSweptAdvances; ++advance) {

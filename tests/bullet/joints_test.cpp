@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "carom/carom.h"
+#include "joint_scenes.h"
 #include "support/errors.h"
 #include "world_scene.h"
 
@@ -21,68 +22,16 @@ namespace {
 
 using test::Scene;
 
-constexpr double kPi = 3.14159265358979323846;
-constexpr double kG = 9.81;  // m/s², the scenes' gravity
-
-// K(k), the complete elliptic integral of the first kind, by the arithmetic-geometric mean:
-// K = π / (2 AGM(1, √(1 − k²))), converging quadratically (ten rounds are far beyond round-off).
-double ellipticK(double k) {
-  double a = 1.0, b = std::sqrt(1.0 - k * k);
-  for (int i = 0; i < 10; ++i) {
-    const double next = 0.5 * (a + b);
-    b = std::sqrt(a * b);
-    a = next;
-  }
-  return kPi / (2.0 * a);
-}
+constexpr double kPi = test::kPi;
+constexpr double kG = test::kG;
+using test::Pendulum;
 
 Config lcp() {
   return test::configWith(SolverKind::lcp);
 }
 
-// A compound pendulum: a sphere (radius r, 1 kg) on a point-to-point joint to the world at
-// `pivot`, its centre `length` from the pivot, released at rest level with it (90°).
-struct Pendulum {
-  static constexpr double kLength = 1.0;   // m
-  static constexpr double kRadius = 0.05;  // m
-  explicit Pendulum(const Config& config = lcp()) : scene(config) {
-    bob = scene.add(new btSphereShape(kRadius), 1.0, pivot + btVector3(kLength, 0, 0));
-    joint = std::make_unique<btPoint2PointConstraint>(*bob, btVector3(-kLength, 0, 0));
-    joint->setPivotB(pivot);  // the world's point (the joint's B is the fixed body)
-    scene.world().addConstraint(joint.get());
-  }
-  // The joint's position error: the bob's pivot point's distance from the world's (m).
-  double jointError() const {
-    return (bob->getCenterOfMassTransform() * btVector3(-kLength, 0, 0) - pivot).length();
-  }
-  double energy() { return test::totalEnergy(scene.world()); }
-  // The exact period of a compound pendulum of amplitude 90°: 4 √(I_p / (m g L)) K(sin 45°).
-  static double exactPeriod() {
-    const double inertia = kLength * kLength + 0.4 * kRadius * kRadius;  // about the pivot, m = 1
-    return 4.0 * std::sqrt(inertia / (kG * kLength)) * ellipticK(std::sqrt(0.5));
-  }
-  Scene<DynamicsWorld> scene;
-  btVector3 pivot{0, 2, 0};
-  btRigidBody* bob;
-  std::unique_ptr<btPoint2PointConstraint> joint;
-};
-
-// The mean period over the first `periods` periods at step h: the time between the bob's first
-// and last downward... crossings of the vertical through the pivot, interpolated within a step.
 double measuredPeriod(double h, int periods) {
-  Pendulum pendulum;
-  std::vector<double> crossings;  // instants where x goes from > 0 to <= 0
-  double x = Pendulum::kLength, t = 0;
-  const int steps = static_cast<int>((periods + 0.5) * Pendulum::exactPeriod() / h);
-  for (int i = 0; i < steps; ++i) {
-    pendulum.scene.world().stepSimulation(h, 1, h);
-    t += h;
-    const double next = pendulum.bob->getCenterOfMassPosition().x() - pendulum.pivot.x();
-    if (x > 0 && next <= 0) crossings.push_back(t - h * next / (next - x));
-    x = next;
-  }
-  EXPECT_EQ(static_cast<int>(crossings.size()), periods + 1);
-  return (crossings.back() - crossings.front()) / periods;
+  return test::measuredPeriod(lcp(), h, periods);
 }
 
 TEST(JointsLcp, PendulumPeriodConvergesToTheEllipticPeriod) {
@@ -102,7 +51,7 @@ TEST(JointsLcp, PendulumPeriodConvergesToTheEllipticPeriod) {
 }
 
 TEST(JointsLcp, PendulumJointErrorBoundedAndEnergyNotGained) {
-  Pendulum pendulum;
+  Pendulum pendulum(lcp());
   const double h = 1.0 / 240;
   const double energy0 = pendulum.energy();
   const int steps = 20000;  // 83 s, 40 swings
@@ -140,15 +89,7 @@ TEST(JointsLcp, PendulumJointErrorBoundedAndEnergyNotGained) {
 // 5e-5 of E0), its joints within 1.4e-10 m.
 TEST(JointsLcp, DoublePendulumKeepsItsEnergyBounded) {
   Scene<DynamicsWorld> scene(lcp());
-  btRigidBody* upper =
-      scene.add(new btBoxShape(btVector3(0.5, 0.05, 0.05)), 1.0, btVector3(0.5, 3, 0));
-  btRigidBody* lower =
-      scene.add(new btBoxShape(btVector3(0.5, 0.05, 0.05)), 1.0, btVector3(1.5, 3, 0));
-  btHingeConstraint shoulder(*upper, btVector3(-0.5, 0, 0), btVector3(0, 0, 1));
-  btHingeConstraint elbow(*upper, *lower, btVector3(0.5, 0, 0), btVector3(-0.5, 0, 0),
-                          btVector3(0, 0, 1), btVector3(0, 0, 1));
-  scene.world().addConstraint(&shoulder, true);
-  scene.world().addConstraint(&elbow, true);
+  const test::DoublePendulum pendulum(scene);
   const double h = 1.0 / 240, energy0 = test::totalEnergy(scene.world());
   const int steps = 20000, window = 2000;
   double band = 0, lastMean = 0, gap = 0;
@@ -157,15 +98,11 @@ TEST(JointsLcp, DoublePendulumKeepsItsEnergyBounded) {
     const double energy = test::totalEnergy(scene.world());
     band = std::max(band, std::abs(energy - energy0));
     if (i >= steps - window) lastMean += energy / window;
-    const btVector3 end = upper->getCenterOfMassTransform() * btVector3(0.5, 0, 0);
-    const btVector3 start = lower->getCenterOfMassTransform() * btVector3(-0.5, 0, 0);
-    gap = std::max(gap, (end - start).length());
+    gap = std::max(gap, pendulum.elbowGap());
   }
   EXPECT_LT(band, 1e-2 * energy0);
   EXPECT_LT(std::abs(lastMean - energy0), 1e-3 * energy0);
   EXPECT_LT(gap, 1e-9);
-  scene.world().removeConstraint(&shoulder);
-  scene.world().removeConstraint(&elbow);
 }
 
 // A rod (a 1 kg box 1 m long) on a hinge to the world at one end, axis z, released level.
@@ -250,35 +187,16 @@ TEST(JointsLcp, ChainOfTenFallsOntoTheGround) {
   Scene<DynamicsWorld> scene(lcp());
   scene.useMultipointManifolds();
   scene.addGround();
-  const double radius = 0.05, half = 0.1, link = 2 * (half + radius);  // m
-  std::vector<btRigidBody*> links;
-  std::vector<std::unique_ptr<btHingeConstraint>> hinges;
-  const double slope = 0.2;  // rad: the chain starts straight, tilted, its low end 0.5 m up
-  const btQuaternion tilt(btVector3(0, 0, 1), slope);
-  for (int i = 0; i < 10; ++i) {
-    btRigidBody* body = scene.add(
-        new btCapsuleShapeX(radius, 2 * half), 1.0,
-        btVector3((i + 0.5) * link * std::cos(slope), 0.5 + (i + 0.5) * link * std::sin(slope), 0));
-    body->setCenterOfMassTransform(btTransform(tilt, body->getCenterOfMassPosition()));
-    if (!links.empty()) {
-      hinges.push_back(std::make_unique<btHingeConstraint>(
-          *links.back(), *body, btVector3(0.5 * link, 0, 0), btVector3(-0.5 * link, 0, 0),
-          btVector3(0, 0, 1), btVector3(0, 0, 1)));
-      scene.world().addConstraint(hinges.back().get(), true);
-    }
-    links.push_back(body);
-  }
+  const test::HingedChain chain(scene, 10, 0.5);
+  const std::vector<btRigidBody*>& links = chain.links;
+  const double radius = test::HingedChain::kRadius;
   const double h = 1.0 / 240;
   const double energy0 = test::totalEnergy(scene.world());
   double largestGain = 0, largestGap = 0, fastest = 0;
   for (int i = 0; i < 720; ++i) {  // 3 s
     scene.world().stepSimulation(h, 1, h);
     largestGain = std::max(largestGain, test::totalEnergy(scene.world()) - energy0);
-    for (std::size_t j = 1; j < links.size(); ++j) {
-      const btVector3 end = links[j - 1]->getCenterOfMassTransform() * btVector3(0.5 * link, 0, 0);
-      const btVector3 start = links[j]->getCenterOfMassTransform() * btVector3(-0.5 * link, 0, 0);
-      largestGap = std::max(largestGap, (end - start).length());
-    }
+    largestGap = std::max(largestGap, chain.largestGap());
     for (const btRigidBody* body : links)
       fastest = std::max(fastest, body->getLinearVelocity().length());
   }
@@ -300,25 +218,9 @@ TEST(JointsLcp, ChainOfTenFallsOntoTheGround) {
 TEST(JointsLcp, NewtonsCradleOnStringsPassesTheSwingAlong) {
   Config config = test::configWithMaterial(SolverKind::lcp, ImpactLawKind::kNewton, 1.0);
   Scene<DynamicsWorld> scene(config);
-  const double radius = 0.1, length = 0.3, gap = 1e-3, release = kPi / 6;
-  std::vector<btRigidBody*> balls;
-  std::vector<std::unique_ptr<btPoint2PointConstraint>> strings;
-  for (int i = 0; i < 5; ++i) {
-    const btVector3 pivot(i * (2 * radius + gap), 1.0, 0);
-    const double angle = i == 0 ? release : 0.0;
-    btRigidBody* ball =
-        scene.add(new btSphereShape(radius), 1.0,
-                  pivot + btVector3(-length * std::sin(angle), -length * std::cos(angle), 0));
-    scene.world().setMaterial(ball, "test");
-    strings.push_back(std::make_unique<btPoint2PointConstraint>(
-        *ball, ball->getCenterOfMassTransform().inverse() * pivot));
-    scene.world().addConstraint(strings.back().get());
-    balls.push_back(ball);
-  }
+  const std::vector<btRigidBody*> balls = test::CradleOnStrings(scene).balls;
   const double h = 1.0 / 480;
-  // The first ball's speed at the bottom: (m L² + I_c) ω² / 2 = m g L (1 − cos 30°).
-  const double inertia = length * length + 0.4 * radius * radius;
-  const double speed = length * std::sqrt(2 * kG * length * (1 - std::cos(release)) / inertia);
+  const double speed = test::CradleOnStrings::bottomSpeed();
   double lastFastest = 0, lastHighest = -1;
   for (int i = 0; i < 320; ++i) {  // 0.67 s: the first ball strikes at 0.28 s, the last swings out
     scene.world().stepSimulation(h, 1, h);
@@ -331,8 +233,8 @@ TEST(JointsLcp, NewtonsCradleOnStringsPassesTheSwingAlong) {
   for (int i = 0; i < 4; ++i)
     EXPECT_LT(balls[i]->getLinearVelocity().length(), 2e-2 * speed) << i;
   // It swings out as high as the first ball was released (to the step's 0.2 %).
-  const double releaseHeight = 1.0 - length * std::cos(release);
-  EXPECT_NEAR(lastHighest, releaseHeight, 2e-3 * (releaseHeight - (1.0 - length)));
+  EXPECT_NEAR(lastHighest, test::CradleOnStrings::releaseHeight(),
+              2e-3 * test::CradleOnStrings::drop());
 }
 
 TEST(JointsLcp, UnsupportedJointsAreRefusedByName) {
@@ -349,17 +251,13 @@ TEST(JointsLcp, UnsupportedJointsAreRefusedByName) {
   spring.enableSpring(0, true);
   test::expectErrorNaming([&] { scene.world().addConstraint(&spring); }, "spring");
   EXPECT_EQ(scene.world().getNumConstraints(), 0);
-  Scene<DynamicsWorld> variational(test::configWith(SolverKind::variational));
-  btRigidBody* c = variational.add(new btSphereShape(0.1), 1.0, btVector3(0, 1, 0));
-  btPoint2PointConstraint point(*c, btVector3(0, 0.5, 0));
-  test::expectErrorNaming([&] { variational.world().addConstraint(&point); }, "variational");
 }
 
 // A step refused in an island with a joint lcp mode does not take (a spring enabled after
 // addConstraint) leaves every body and every joint exactly as it was, another island's pendulum
 // included (its feedback, applied impulse and breaking state).
 TEST(JointsLcp, RefusedStepLeavesTheWorldExactlyUnchanged) {
-  Pendulum pendulum;
+  Pendulum pendulum(lcp());
   btJointFeedback feedback;
   pendulum.joint->setJointFeedback(&feedback);
   pendulum.joint->enableFeedback(true);
@@ -412,7 +310,7 @@ TEST(JointsLcp, FeedbackIsTheJointsForce) {
 // threshold: a point-to-point joint's rows are the world's axes, the vertical one takes
 // 3 m g cos² θ h, so it breaks where cos² θ = 2/3, at 35.3°, and the bob flies off.
 TEST(JointsLcp, JointBreaksAtItsThreshold) {
-  Pendulum pendulum;
+  Pendulum pendulum(lcp());
   const double h = 1.0 / 960;
   pendulum.joint->setBreakingImpulseThreshold(2.0 * kG * h);
   double brokeAt = -1;
@@ -486,25 +384,15 @@ TEST(JointsLcp, BallStrikesAHingedDoorKeepingMomentAndEnergy) {
 // and does not turn.
 TEST(JointsLcp, SliderHoldsTheBoxOnItsLine) {
   Scene<DynamicsWorld> scene(lcp());
-  btRigidBody* box = scene.add(new btBoxShape(btVector3(0.1, 0.1, 0.1)), 1.0, btVector3(0, 2, 0));
-  const double slope = kPi / 6;
-  const btTransform frame(btQuaternion(btVector3(0, 0, 1), -slope), btVector3(0, 0, 0));
-  btSliderConstraint slider(*box, btTypedConstraint::getFixedBody(), frame,
-                            btTransform(frame.getRotation(), btVector3(0, 2, 0)), true);
-  slider.setLowerLinLimit(1);  // lower > upper: free along the line
-  slider.setUpperLinLimit(-1);
-  scene.world().addConstraint(&slider);
+  const test::SlopeSlider slider(scene);
   const double h = 1.0 / 240;
   for (int i = 0; i < 240; ++i)
     scene.world().stepSimulation(h, 1, h);
-  const btVector3 along = quatRotate(frame.getRotation(), btVector3(1, 0, 0));
-  const btVector3 v = box->getLinearVelocity();
-  EXPECT_NEAR(v.dot(along), kG * std::sin(slope), 1e-9);
-  EXPECT_LT((v - v.dot(along) * along).length(), 1e-9);
-  EXPECT_LT(box->getAngularVelocity().length(), 1e-9);
-  const btVector3 offset = box->getCenterOfMassPosition() - btVector3(0, 2, 0);
-  EXPECT_LT((offset - offset.dot(along) * along).length(), 1e-9);
-  scene.world().removeConstraint(&slider);
+  const btVector3 v = slider.box->getLinearVelocity();
+  EXPECT_NEAR(v.dot(slider.along), kG * std::sin(test::SlopeSlider::kSlope), 1e-9);
+  EXPECT_LT(slider.across(v).length(), 1e-9);
+  EXPECT_LT(slider.box->getAngularVelocity().length(), 1e-9);
+  EXPECT_LT(slider.across(slider.box->getCenterOfMassPosition() - slider.start).length(), 1e-9);
 }
 
 // A box welded to the world (btFixedConstraint) and a ball on a cone-twist joint: the weld holds

@@ -91,12 +91,16 @@ TEST(DynamicsWorldModes, BulletAndVariationalModesUseNoImpactSolver) {
   EXPECT_EQ(dynamic_cast<ImpactSolver*>(variational.world().getConstraintSolver()), nullptr);
 }
 
-TEST(DynamicsWorldModes, JointsAreRefusedInVariationalMode) {
+TEST(DynamicsWorldModes, JointsVariationalModeCannotHoldAreRefused) {
   test::Scene<DynamicsWorld> scene(test::configWith(SolverKind::variational));
   btRigidBody* body = scene.add(new btSphereShape(0.3), 1.0, btVector3(0, 2, 0));
-  btPoint2PointConstraint joint(*body, btVector3(0, 1, 0));
-  test::expectErrorNaming([&] { scene.world().addConstraint(&joint); }, "addConstraint");
+  btConeTwistConstraint cone(*body, btTransform(btQuaternion::getIdentity(), btVector3(0, 1, 0)));
+  test::expectErrorNaming([&] { scene.world().addConstraint(&cone); }, "addConstraint");
   EXPECT_EQ(scene.world().getNumConstraints(), 0);
+  btPoint2PointConstraint point(*body, btVector3(0, 1, 0));
+  scene.world().addConstraint(&point);
+  EXPECT_EQ(scene.world().getNumConstraints(), 1);
+  scene.world().removeConstraint(&point);
 }
 
 TEST(DynamicsWorldModes, JointsWorkInBulletMode) {

@@ -95,10 +95,13 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
   const Config& getConfig() const { return m_config; }
   SolverKind getSolverKind() const { return m_config.solver.kind; }
 
-  /// Variational mode refuses joints (btTypedConstraint) with carom::Error: the LGVI step has no
-  /// bilateral constraint rows yet. lcp mode refuses, naming it, a type carom::ImpactSolver does
-  /// not support (requireSupportedJoint) and adds the others; `bullet` mode adds every joint as the
-  /// base class does. A null constraint is refused in every mode.
+  /// Variational mode holds btPoint2PointConstraint, btHingeConstraint, btSliderConstraint and
+  /// btFixedConstraint (to another body or to a static one such as
+  /// btTypedConstraint::getFixedBody()) as holonomic constraints of the constrained LGVI, and
+  /// refuses with carom::Error, naming it, any other type and any enabled limit, motor or finite
+  /// breaking threshold (docs/modes.md). lcp mode refuses, naming it, a type carom::ImpactSolver
+  /// does not support (requireSupportedJoint) and adds the others; `bullet` mode adds every joint
+  /// as the base class does. A null constraint is refused in every mode.
   void addConstraint(btTypedConstraint* constraint,
                      bool disableCollisionsBetweenLinkedBodies = false) override;
 

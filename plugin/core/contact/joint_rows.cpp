@@ -183,6 +183,24 @@ void applyHeldImpulse(std::vector<ContactBody>& bodies, const JointSystem& joint
   }
 }
 
+std::optional<impact::ImpactOutcome> applyHeldLaw(std::vector<ContactBody>& bodies,
+                                                  const JointSystem& joints, int a, int b,
+                                                  const Vec3& point, const Vec3& normal,
+                                                  const impact::ImpactLaw& law) {
+  const Mat3 k = heldInverseMassMatrix(bodies, joints, a, b, point);
+  const impact::Contact free{bodies[a], bodies[b], point, normal};
+  if (!(k.norm() > 1e-12 * impact::inverseMassMatrix(free).norm())) return std::nullopt;
+  // Regularised only where K is singular to 1e-9 of its size: a K better conditioned than that
+  // is solved as it is.
+  const double floor = 1e-9 * k.norm();
+  const bool singular = Eigen::SelfAdjointEigenSolver<Mat3>(k).eigenvalues().minCoeff() < floor;
+  const Mat3 regular = singular ? Mat3(k + floor * Mat3::Identity()) : k;
+  const impact::ImpactOutcome outcome = impact::applyLaw(
+      impact::contactWithResponse(regular, impact::relativeVelocity(free), normal), law);
+  applyHeldImpulse(bodies, joints, a, b, point, outcome.impulse);
+  return outcome;
+}
+
 JointSolveReport solveJointsAndContacts(std::vector<ContactBody>& bodies, const JointSystem& joints,
                                         const Eigen::VectorXd& equalityTargets,
                                         Eigen::VectorXd& equalityImpulses,

@@ -23,10 +23,12 @@
 
 #include <Eigen/Dense>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "carom/core/contact/persistent_contact.h"
+#include "carom/core/impact/law.h"
 
 namespace carom::core::contact {
 
@@ -106,6 +108,22 @@ Mat3 heldInverseMassMatrix(const std::vector<impact::ContactBody>& bodies,
 /// rows' velocities kept as they were: the jointed system's response to a contact impulse.
 void applyHeldImpulse(std::vector<impact::ContactBody>& bodies, const JointSystem& joints, int a,
                       int b, const Vec3& point, const Vec3& impulse);
+
+/// One contact's impact `law` on bodies held by `joints`: the law applied on the contact's inverse
+/// mass matrix with the joints held (heldInverseMassMatrix; contactWithResponse), its impulse
+/// applied through the joints (applyHeldImpulse), which moves every body they join. `a` and `b`
+/// index `bodies` (an immovable side is a body of zero inverse mass). A K singular along some
+/// direction (a door on its hinge struck square has rank 1), its smallest eigenvalue below 1e-9
+/// of its size, is regularised by 1e-9 of its size along every direction, so that a law asking
+/// for the impulse that stops the slip along it finds one: a relative error of 1e-9 in the
+/// impulse and its energy. nullopt, the bodies unchanged, where the joints hold both points still
+/// (K below 1e-12 of the free bodies'): nothing to strike. The outcome's impulse (on B) and
+/// energyChange are the law's; its velocities are those of the law's one-body contact, not the
+/// bodies'.
+std::optional<impact::ImpactOutcome> applyHeldLaw(std::vector<impact::ContactBody>& bodies,
+                                                  const JointSystem& joints, int a, int b,
+                                                  const Vec3& point, const Vec3& normal,
+                                                  const impact::ImpactLaw& law);
 
 struct JointSolveSettings {
   /// Cap on the rounds of the block Gauss–Seidel (contacts by the contact solver, equality rows

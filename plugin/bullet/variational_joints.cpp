@@ -1,0 +1,236 @@
+#include "variational_joints.h"
+
+#include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
+#include <BulletDynamics/ConstraintSolver/btHingeConstraint.h>
+#include <BulletDynamics/ConstraintSolver/btPoint2PointConstraint.h>
+#include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
+
+#include <unordered_map>
+#include <utility>
+
+#include "bt_eigen.h"
+#include "carom/core/joints/constraint.h"
+#include "carom/error.h"
+#include "disjoint_sets.h"
+#include "joint_names.h"
+
+namespace carom::detail {
+namespace {
+
+using core::joints::Joint;
+using core::joints::JointFrame;
+using core::joints::JointType;
+
+constexpr const char* kSupported =
+    "supported in variational mode: btPoint2PointConstraint, btHingeConstraint, "
+    "btSliderConstraint and btFixedConstraint (a btGeneric6DofSpring2Constraint with every axis "
+    "locked), without limits, motors, breaking thresholds or feedback; "
+    "use solver.kind = \"lcp\" for the others";
+
+// btFixedConstraint is a btGeneric6DofSpring2Constraint with every axis locked at 0 (its type is
+// Bullet's D6_SPRING_2_CONSTRAINT_TYPE): such a joint, whatever its class, is a weld; one with an
+// axis free, limited, motorised or sprung is not.
+bool lockedWeld(btGeneric6DofSpring2Constraint& joint) {
+  btVector3 lower, upper, angularLower, angularUpper;
+  joint.getLinearLowerLimit(lower);
+  joint.getLinearUpperLimit(upper);
+  joint.getAngularLowerLimit(angularLower);
+  joint.getAngularUpperLimit(angularUpper);
+  bool locked = lower.length2() == 0 && upper.length2() == 0 && angularLower.length2() == 0 &&
+                angularUpper.length2() == 0;
+  for (int axis = 0; axis < 3; ++axis) {
+    const btTranslationalLimitMotor2& linear = *joint.getTranslationalLimitMotor();
+    const btRotationalLimitMotor2& angular = *joint.getRotationalLimitMotor(axis);
+    locked = locked && !linear.m_enableMotor[axis] && !linear.m_enableSpring[axis] &&
+             !angular.m_enableMotor && !angular.m_enableSpring;
+  }
+  return locked;
+}
+
+JointFrame frameOf(int body, const btTransform& frame) {
+  return {body, toEigen(frame.getOrigin()), toEigen(frame.getBasis())};
+}
+
+// One side of a joint: its step body's index and its frame there, or the world (a static body's
+// frame carried into the world).
+JointFrame sideOf(const btRigidBody& body, const btTransform& frame,
+                  const std::unordered_map<const btRigidBody*, int>& indexOf,
+                  const std::string& name) {
+  const auto found = indexOf.find(&body);
+  if (found != indexOf.end()) return frameOf(found->second, frame);
+  if (body.isStaticObject()) {
+    return frameOf(core::joints::kWorld, body.getCenterOfMassTransform() * frame);
+  }
+  throw Error("variational step: " + name +
+              " joins an awake body to a sleeping one; the step cannot flow one without the "
+              "other (wake both, or disable deactivation)");
+}
+
+// Bullet's joint as the core's: its kind and its two frames (btPoint2PointConstraint's pivots with
+// any axes: its rows read the pivots only).
+Joint jointOf(btTypedConstraint& joint,
+              const std::unordered_map<const btRigidBody*, int>& indexOf) {
+  const std::string name = jointTypeName(joint);
+  btTransform frameA = btTransform::getIdentity(), frameB = btTransform::getIdentity();
+  JointType type = JointType::kPoint;
+  switch (joint.getConstraintType()) {
+    case POINT2POINT_CONSTRAINT_TYPE: {
+      auto& point = static_cast<btPoint2PointConstraint&>(joint);
+      frameA.setOrigin(point.getPivotInA());
+      frameB.setOrigin(point.getPivotInB());
+      break;
+    }
+    case HINGE_CONSTRAINT_TYPE: {
+      auto& hinge = static_cast<btHingeConstraint&>(joint);
+      type = JointType::kHinge;
+      frameA = hinge.getAFrame();
+      frameB = hinge.getBFrame();
+      break;
+    }
+    case SLIDER_CONSTRAINT_TYPE: {
+      auto& slider = static_cast<btSliderConstraint&>(joint);
+      type = JointType::kSlider;
+      frameA = slider.getFrameOffsetA();
+      frameB = slider.getFrameOffsetB();
+      break;
+    }
+    default: {  // a locked btGeneric6DofSpring2Constraint: requireVariationalJoint refused the rest
+      auto& fixed = static_cast<btGeneric6DofSpring2Constraint&>(joint);
+      type = JointType::kFixed;
+      frameA = fixed.getFrameOffsetA();
+      frameB = fixed.getFrameOffsetB();
+      break;
+    }
+  }
+  return {type, sideOf(joint.getRigidBodyA(), frameA, indexOf, name),
+          sideOf(joint.getRigidBodyB(), frameB, indexOf, name)};
+}
+
+}  // namespace
+
+void requireVariationalJoint(btTypedConstraint& joint, const std::string& where) {
+  const std::string name = jointTypeName(joint);
+  const auto refuse = [&](const std::string& what) {
+    throw Error(where + ": " + name + what + " is not supported in variational mode (" +
+                kSupported + ")");
+  };
+  switch (joint.getConstraintType()) {
+    case POINT2POINT_CONSTRAINT_TYPE:
+      break;
+    case HINGE_CONSTRAINT_TYPE: {
+      auto& hinge = static_cast<btHingeConstraint&>(joint);
+      if (hinge.getAngularOnly()) refuse(" with angularOnly set");
+      if (hinge.hasLimit()) refuse(" with a limit (setLimit)");
+      if (hinge.getEnableAngularMotor()) refuse(" with its motor enabled");
+      break;
+    }
+    case SLIDER_CONSTRAINT_TYPE: {
+      auto& slider = static_cast<btSliderConstraint&>(joint);
+      if (slider.getLowerLinLimit() <= slider.getUpperLinLimit())
+        refuse(" with a linear limit (lower <= upper)");
+      if (slider.getLowerAngLimit() != 0 || slider.getUpperAngLimit() != 0)
+        refuse(
+            " with its rotation about the axis free or limited (angular limits other than [0, 0])");
+      if (slider.getPoweredLinMotor() || slider.getPoweredAngMotor())
+        refuse(" with a motor enabled");
+      break;
+    }
+    default:
+      // btFixedConstraint reports D6_SPRING_2_CONSTRAINT_TYPE; no class of this Bullet reports
+      // FIXED_CONSTRAINT_TYPE, which is refused with the other types.
+      if (joint.getConstraintType() != D6_SPRING_2_CONSTRAINT_TYPE) refuse("");
+      if (!lockedWeld(static_cast<btGeneric6DofSpring2Constraint&>(joint)))
+        refuse(" with an axis not locked at 0 (only a weld, btFixedConstraint as built, is held)");
+  }
+  if (joint.getBreakingImpulseThreshold() < SIMD_INFINITY)
+    refuse(" with a breaking threshold (setBreakingImpulseThreshold)");
+  // Its applied impulse and btJointFeedback are not written: refused rather than left at zero.
+  if (joint.needsFeedback()) refuse(" with feedback enabled (enableFeedback)");
+  if (joint.getRigidBodyA().isKinematicObject() || joint.getRigidBodyB().isKinematicObject())
+    refuse(" on a kinematic body");
+}
+
+StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>& bodies,
+                        const std::vector<core::MassProperties>& masses) {
+  std::unordered_map<const btRigidBody*, int> indexOf;
+  for (std::size_t i = 0; i < bodies.size(); ++i)
+    indexOf[bodies[i]] = static_cast<int>(i);
+  std::vector<Joint> joints;
+  DisjointSets joined(bodies.size());
+  for (int c = 0; c < world.getNumConstraints(); ++c) {
+    btTypedConstraint& constraint = *world.getConstraint(c);
+    if (!constraint.isEnabled()) continue;  // as Bullet's solver leaves it out
+    requireVariationalJoint(constraint, "variational step");
+    const bool awakeA = indexOf.count(&constraint.getRigidBodyA()) > 0;
+    const bool awakeB = indexOf.count(&constraint.getRigidBodyB()) > 0;
+    if (!awakeA && !awakeB) continue;  // asleep, or between static objects
+    joints.push_back(jointOf(constraint, indexOf));
+    const Joint& joint = joints.back();
+    if (joint.a.body != core::joints::kWorld && joint.b.body != core::joints::kWorld)
+      joined.join(joint.a.body, joint.b.body);
+  }
+  StepJoints out{{}, std::vector<int>(bodies.size(), -1)};
+  if (joints.empty()) return out;
+  std::vector<int> groupOfRoot(bodies.size(), -1);
+  std::vector<std::vector<Joint>> jointsOf;
+  std::vector<std::vector<int>> bodiesOf;
+  std::vector<int> localIndex(bodies.size(), -1);
+  const auto groupFor = [&](int body) {
+    int& group = groupOfRoot[joined.root(body)];
+    if (group < 0) {
+      group = static_cast<int>(jointsOf.size());
+      jointsOf.emplace_back();
+      bodiesOf.emplace_back();
+    }
+    if (out.groupOf[body] < 0) {
+      out.groupOf[body] = group;
+      localIndex[body] = static_cast<int>(bodiesOf[group].size());
+      bodiesOf[group].push_back(body);
+    }
+    return group;
+  };
+  for (Joint joint : joints) {
+    const int group = groupFor(joint.a.body != core::joints::kWorld ? joint.a.body : joint.b.body);
+    for (JointFrame* side : {&joint.a, &joint.b}) {
+      if (side->body == core::joints::kWorld) continue;
+      groupFor(side->body);
+      side->body = localIndex[side->body];
+    }
+    jointsOf[group].push_back(joint);
+  }
+  for (std::size_t g = 0; g < jointsOf.size(); ++g) {
+    std::vector<core::MassProperties> groupMasses;
+    for (const int body : bodiesOf[g])
+      groupMasses.push_back(masses[body]);
+    out.groups.push_back(
+        {bodiesOf[g], core::joints::JointedSystem(std::move(groupMasses), std::move(jointsOf[g]))});
+  }
+  return out;
+}
+
+std::vector<core::contact::JointRow> jointRowsOf(const JointGroup& group,
+                                                 const std::vector<core::BodyState>& states,
+                                                 const std::vector<int>& slots) {
+  const core::joints::ConstraintEvaluation g =
+      core::joints::evaluateConstraints(group.system, states);
+  std::vector<core::contact::JointRow> rows;
+  Eigen::Index r = 0;
+  for (const Joint& joint : group.system.joints()) {
+    for (int k = 0; k < core::joints::rowCount(joint.type); ++k, ++r) {
+      core::contact::JointRow row;
+      const auto side = [&](int body, int& index, core::Vec3& linear, core::Vec3& angular) {
+        if (body == core::joints::kWorld) return;
+        index = slots[body];
+        linear = g.gradient.row(r).segment<3>(6 * body).transpose();
+        // ∂g/∂η is body-frame: a world angular velocity ω = Rη.
+        angular = states[body].R * g.gradient.row(r).segment<3>(6 * body + 3).transpose();
+      };
+      side(joint.a.body, row.bodyA, row.linearA, row.angularA);
+      side(joint.b.body, row.bodyB, row.linearB, row.angularB);
+      rows.push_back(row);
+    }
+  }
+  return rows;
+}
+
+}  // namespace carom::detail
