@@ -51,8 +51,8 @@ inline constexpr std::string_view kSolverKeys[] = {"kind", "simultaneous", "seed
                                                    "max_events_per_step"};
 
 // [material.NAME] and [pair.A.B]: a pair table takes a material's keys.
-inline constexpr std::string_view kMaterialKeys[] = {"impact", "restitution", "friction",
-                                                     "impact_friction", "roughness"};
+inline constexpr std::string_view kMaterialKeys[] = {
+    "impact", "restitution", "friction", "impact_friction", "tangential_compliance", "roughness"};
 
 // Appends `prefix` + key for every key of `keys`.
 inline void appendKeyPaths(std::vector<std::string>& paths, const std::string& prefix,

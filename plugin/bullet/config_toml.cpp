@@ -80,6 +80,9 @@ Material readMaterial(const TomlReader& reader, const toml::table& table, const 
     } else if (key == "impact_friction") {
       base.impactFriction = reader.number(node, path);
       judged([] {});
+    } else if (key == "tangential_compliance") {
+      base.tangentialCompliance = reader.number(node, path);
+      judged([] {});
     } else if (key == "roughness") {
       const std::int64_t roughness = reader.integer(node, path);
       if (roughness < INT_MIN || roughness > INT_MAX) {

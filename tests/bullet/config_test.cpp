@@ -70,6 +70,7 @@ restitution = 0.9
 [material.rubber]
 friction = 1
 impact_friction = 0.5
+tangential_compliance = 1.25
 roughness = 2
 
 [material.ice]
@@ -93,6 +94,7 @@ TEST(Config, DefaultsAreThoseOfTheInterface) {
   EXPECT_EQ(m.friction, 0.0);
   EXPECT_EQ(m.roughness, 0);
   EXPECT_FALSE(m.impactFriction);
+  EXPECT_EQ(m.tangentialCompliance, 0.0);
   EXPECT_EQ(Config::parse("").materials().size(), 1u);
 }
 
@@ -111,6 +113,8 @@ TEST(Config, ParsesEveryKeyAndMaterialsStartFromTheDefault) {
   EXPECT_EQ(c.material("rubber").roughness, 2);
   EXPECT_EQ(c.material("rubber").impactFriction, 0.5);
   EXPECT_FALSE(steel.impactFriction);
+  EXPECT_EQ(c.material("rubber").tangentialCompliance, 1.25);
+  EXPECT_EQ(steel.tangentialCompliance, 0.0);
   EXPECT_EQ(c.material("ice").impact, ImpactLawKind::kStrict);
 }
 
@@ -171,6 +175,8 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"[material.a]\nfriction = inf", "bad.toml:2: material.a.friction:"},
         Malformed{"[material.a]\nimpact_friction = -0.1",
                   "bad.toml:2: material.a.impact_friction:"},
+        Malformed{"[material.a]\ntangential_compliance = -1",
+                  "bad.toml:2: material.a.tangential_compliance:"},
         Malformed{"[material.a]\nroughness = 3", "bad.toml:2: material.a.roughness:"},
         Malformed{"[material.a]\nroughness = 1.0", "bad.toml:2: material.a.roughness: expected"},
         Malformed{"[material.default]\nimpact = \"elastic\"",

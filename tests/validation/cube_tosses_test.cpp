@@ -17,6 +17,7 @@
 #include "first_impact.h"
 #include "metrics.h"
 #include "nelder_mead.h"
+#include "parameters_file.h"
 #include "split.h"
 #include "toss.h"
 
@@ -251,6 +252,53 @@ TEST(CubeTosses, ATrajectoryComparedWithItselfHasNoError) {
   EXPECT_TRUE(m.restFaceRight);
   // The tumbling cube did land and settle: the run is a real trajectory, not a frozen one.
   EXPECT_GT((run.poses.back().position - start.position).norm(), 0.1);
+}
+
+// The compliant Stronge cases: their names round-trip, their η² survives the parameters file (an
+// older file without the column reads as 0), and it reaches the world: a cube tumbling onto a
+// corner leaves it differently with a tangentially compliant contact.
+TEST(CubeTosses, CompliantCasesFitAndRunTheirCompliance) {
+  const CubeModel parsed = parseCaseName("lcp/stronge-tc@4");
+  EXPECT_TRUE(parsed.compliant);
+  EXPECT_EQ(parsed.law, ImpactLawKind::kStronge);
+  EXPECT_EQ(caseName(parsed), "lcp/stronge-tc@4");
+  EXPECT_FALSE(parseCaseName("variational/stronge").compliant);
+  EXPECT_THROW(parseCaseName("variational/newton-tc"), std::invalid_argument);
+
+  const std::string path = ::testing::TempDir() + "/carom_fitted_tc.csv";
+  FittedCase compliant{parseCaseName("variational/stronge-tc"), 0.1, 50};
+  compliant.model.restitution = 0.25, compliant.model.friction = 0.17;
+  compliant.model.tangentialCompliance = 1.2345;
+  writeParameters(path, {compliant, FittedCase{parseCaseName("bullet"), 0.2, 60}});
+  const std::vector<FittedCase> read = readParameters(path);
+  ASSERT_EQ(read.size(), 2u);
+  EXPECT_EQ(caseName(read[0].model), "variational/stronge-tc");
+  EXPECT_EQ(read[0].model.tangentialCompliance, 1.2345);
+  EXPECT_EQ(read[1].model.tangentialCompliance, 0.0);
+  std::ofstream(path) << "case,restitution,friction,height_offset,train_mean_position,evaluations\n"
+                         "variational/stronge,0.2545,0.1697,-0.00057,0.11074,50\n";
+  EXPECT_EQ(readParameters(path).at(0).model.tangentialCompliance, 0.0);
+  std::ofstream(path) << "case,restitution,friction,height_offset,tangential_compliance,"
+                         "train_mean_position,evaluations\n"
+                         "variational/stronge,0.2545,0.1697,-0.00057,1.0,0.11074,50\n";
+  EXPECT_THROW(readParameters(path), std::runtime_error);
+
+  InitialState start;  // a corner first, rolling forward
+  start.position = Eigen::Vector3d(0, 0, 0.15);
+  start.rotation =
+      Eigen::Quaterniond(Eigen::AngleAxisd(0.6, Eigen::Vector3d(1, 1, 0).normalized()));
+  start.velocity = Eigen::Vector3d(1.0, 0, -0.5);
+  start.omegaWorld = Eigen::Vector3d(0, 4.0, 0);
+  CubeModel rigid = parseCaseName("variational/stronge");
+  rigid.restitution = 0.25, rigid.friction = 0.17;
+  CubeModel soft = rigid;
+  soft.compliant = true;
+  soft.tangentialCompliance = 1.5;
+  const SimulatedToss a = simulateFrom(start, 60, rigid), b = simulateFrom(start, 60, soft);
+  ASSERT_TRUE(a.finite && b.finite);
+  EXPECT_GT((a.poses.back().position - b.poses.back().position).norm(), 1e-3);
+  soft.tangentialCompliance = 0.0;  // η² = 0: the rigid law exactly
+  EXPECT_EQ(simulateFrom(start, 60, soft).poses.back().position, a.poses.back().position);
 }
 
 TEST(CubeTosses, MalformedFilesNameTheFileAndLine) {

@@ -9,6 +9,7 @@ std::string caseName(const CubeModel& model) {
   if (model.kind != SolverKind::bullet) {
     name += std::string("/") + core::impact::toString(model.law);
     if (model.law == ImpactLawKind::kStrict) name += "-k" + std::to_string(model.roughness);
+    if (model.compliant) name += "-tc";
   }
   if (model.substeps != 1) name += "@" + std::to_string(model.substeps);
   return name;
@@ -46,12 +47,14 @@ CubeModel parseCaseName(const std::string& name) {
     model.law = ImpactLawKind::kPoisson;
   else if (law == "stronge")
     model.law = ImpactLawKind::kStronge;
+  else if (law == "stronge-tc")
+    model.law = ImpactLawKind::kStronge, model.compliant = true;
   else if (law.size() == 9 && law.rfind("strict-k", 0) == 0 && law[8] >= '0' && law[8] <= '2') {
     model.law = ImpactLawKind::kStrict;
     model.roughness = law[8] - '0';
   } else {
-    throw std::invalid_argument("case '" + name +
-                                "': law must be newton, poisson, stronge or strict-k0/1/2");
+    throw std::invalid_argument(
+        "case '" + name + "': law must be newton, poisson, stronge, stronge-tc or strict-k0/1/2");
   }
   return model;
 }

@@ -42,6 +42,10 @@ struct CubeModel {
   SolverKind kind = SolverKind::variational;
   ImpactLawKind law = ImpactLawKind::kStronge;  // ignored by kind = bullet
   int roughness = 0;                            // strict maps' rank k ∈ {0, 1, 2}; else ignored
+  // Stronge's law with tangential compliance ("stronge-tc"): η² = tangentialCompliance is fitted as
+  // a fourth parameter. Otherwise η² stays 0 (the rigid law).
+  bool compliant = false;
+  double tangentialCompliance = 0;  // η² = k_n/k_t ≥ 0 (dimensionless), the material key's
   double restitution = 0.125;  // e ∈ [0, 1] in the law's own sense; bullet: Bullet's combined e
   // Coulomb μ ≥ 0 of impacts (binary and simultaneous; a strict map's binary impacts have none) in
   // carom's modes; bullet: Bullet's one combined μ, of impacts and sliding alike.
@@ -55,7 +59,8 @@ struct CubeModel {
   int substeps = 1;  // internal steps per camera frame (1/148 s each by default); ≥ 1
 };
 
-// "variational/stronge", "variational/strict-k2", "bullet", with "@4" appended for 4 substeps.
+// "variational/stronge", "variational/stronge-tc" (compliant), "variational/strict-k2", "bullet",
+// with "@4" appended for 4 substeps.
 std::string caseName(const CubeModel& model);
 
 // Parses caseName's form back (the substeps suffix optional); throws std::invalid_argument.

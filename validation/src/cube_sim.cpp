@@ -30,6 +30,7 @@ Config configFor(const CubeModel& model) {
   material.friction = model.slidingFriction;
   material.impactFriction = usesFriction(model) ? model.friction : 0.0;
   material.roughness = model.roughness;
+  material.tangentialCompliance = model.compliant ? model.tangentialCompliance : 0.0;
   config.setMaterial("cube", material);
   return config;
 }

@@ -1,6 +1,6 @@
 // Fitting one case's material parameters (restitution, friction where the law has it, the height
-// offset) on the training tosses by a bounded Nelder–Mead search of the mean trajectory position
-// error.
+// offset, and the tangential compliance η² for the compliant cases) on the training tosses by a
+// bounded Nelder–Mead search of the mean trajectory position error.
 #pragma once
 
 #include <iosfwd>
@@ -19,6 +19,9 @@ struct FitBounds {
   // m: the tracked centre rests 0.4–2.4 mm below the half side (data README), so the true centre
   // is up to a few mm above the measured one; a little below allowed so the bound does not bind.
   double heightLow = -0.002, heightHigh = 0.004;
+  // η² = k_n/k_t, dimensionless, for the compliant cases only: 0 is the rigid law, an elastic
+  // contact has 1.1–1.4 (Mindlin, ν = 0.2–0.45); up to 4 so that the bound does not bind.
+  double complianceLow = 0.0, complianceHigh = 4.0;
 };
 
 struct FitOptions {

@@ -24,17 +24,19 @@ namespace cv = carom::validation;
 namespace {
 
 // Every case the validation runs: stock Bullet at the camera's step and a quarter of it, and each
-// carom mode with each law (strict maps at each roughness).
+// carom mode with each law (strict maps at each roughness, Stronge's rigid and compliant).
 std::vector<std::string> allCases() {
   std::vector<std::string> cases{"bullet", "bullet@4"};
   for (const char* mode : {"lcp", "variational"}) {
-    for (const char* law : {"newton", "poisson", "stronge", "strict-k0", "strict-k1", "strict-k2"})
+    for (const char* law :
+         {"newton", "poisson", "stronge", "stronge-tc", "strict-k0", "strict-k1", "strict-k2"})
       cases.push_back(std::string(mode) + "/" + law);
   }
   return cases;
 }
 
-// A case's starting point for a fit: its fitted values if the file has them, else the source's
+// A case's starting point for a fit: its fitted values if the file has them; for a compliant case
+// without, its rigid case's values and η² = 1 (an elastic contact's is 1.1–1.4); else the source's
 // friction and a middling restitution and offset.
 cv::FittedCase startOf(const std::string& name, const std::vector<cv::FittedCase>& known) {
   for (const cv::FittedCase& c : known) {
@@ -42,6 +44,19 @@ cv::FittedCase startOf(const std::string& name, const std::vector<cv::FittedCase
   }
   cv::FittedCase start;
   start.model = cv::parseCaseName(name);
+  if (start.model.compliant) {
+    cv::CubeModel rigid = start.model;
+    rigid.compliant = false;
+    for (const cv::FittedCase& c : known) {
+      if (cv::caseName(c.model) != cv::caseName(rigid)) continue;
+      start.model.restitution = c.model.restitution;
+      start.model.friction = c.model.friction;
+      start.model.heightOffset = c.model.heightOffset;
+      start.model.tangentialCompliance = 1.0;
+      return start;
+    }
+    start.model.tangentialCompliance = 1.0;
+  }
   start.model.restitution = 0.3;
   start.model.friction = 0.2;
   start.model.heightOffset = 0.001;

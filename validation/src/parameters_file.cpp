@@ -10,6 +10,9 @@ namespace carom::validation {
 namespace {
 
 constexpr const char* kHeader =
+    "case,restitution,friction,height_offset,tangential_compliance,train_mean_position,evaluations";
+// Before the compliant cases: no tangential_compliance column (read as 0).
+constexpr const char* kHeaderWithoutCompliance =
     "case,restitution,friction,height_offset,train_mean_position,evaluations";
 
 }  // namespace
@@ -20,22 +23,28 @@ std::vector<FittedCase> readParameters(const std::string& path) {
   std::vector<FittedCase> cases;
   std::string text;
   int line = 0;
+  bool withCompliance = true;
   auto fail = [&](const std::string& problem) {
     throw std::runtime_error(path + ":" + std::to_string(line) + ": " + problem);
   };
   while (std::getline(in, text)) {
     ++line;
     if (line == 1) {
-      if (text != kHeader) fail(std::string("expected the header '") + kHeader + "'");
+      withCompliance = text == kHeader;
+      if (!withCompliance && text != kHeaderWithoutCompliance)
+        fail(std::string("expected the header '") + kHeader + "'");
       continue;
     }
     if (text.empty()) continue;
     std::stringstream row(text);
     std::string name, cell;
     std::getline(row, name, ',');
-    double value[5];
-    for (double& v : value) {
-      if (!std::getline(row, cell, ',')) fail("expected 6 columns");
+    double value[6] = {};
+    const int columns = withCompliance ? 6 : 5;
+    for (int i = 0; i < columns; ++i) {
+      double& v = value[i];
+      if (!std::getline(row, cell, ','))
+        fail("expected " + std::to_string(columns + 1) + " columns");
       try {
         std::size_t used = 0;
         v = std::stod(cell, &used);
@@ -53,10 +62,15 @@ std::vector<FittedCase> readParameters(const std::string& path) {
     fitted.model.restitution = value[0];
     fitted.model.friction = value[1];
     fitted.model.heightOffset = value[2];
-    fitted.trainMeanPosition = value[3];
-    fitted.evaluations = static_cast<int>(value[4]);
+    const double* rest = value + 3;
+    if (withCompliance) fitted.model.tangentialCompliance = *rest++;
+    fitted.trainMeanPosition = rest[0];
+    fitted.evaluations = static_cast<int>(rest[1]);
     if (value[0] < 0 || value[0] > 1) fail("restitution outside [0, 1]");
     if (value[1] < 0) fail("negative friction");
+    if (fitted.model.tangentialCompliance < 0) fail("negative tangential compliance");
+    if (fitted.model.tangentialCompliance != 0 && !fitted.model.compliant)
+      fail("a tangential compliance for a case that has none (only stronge-tc has)");
     cases.push_back(fitted);
   }
   return cases;
@@ -68,8 +82,9 @@ void writeParameters(const std::string& path, const std::vector<FittedCase>& cas
   out << kHeader << "\n";
   char buffer[256];
   for (const FittedCase& c : cases) {
-    std::snprintf(buffer, sizeof buffer, "%s,%.4f,%.4f,%.5f,%.5f,%d\n", caseName(c.model).c_str(),
-                  c.model.restitution, c.model.friction, c.model.heightOffset, c.trainMeanPosition,
+    std::snprintf(buffer, sizeof buffer, "%s,%.4f,%.4f,%.5f,%.4f,%.5f,%d\n",
+                  caseName(c.model).c_str(), c.model.restitution, c.model.friction,
+                  c.model.heightOffset, c.model.tangentialCompliance, c.trainMeanPosition,
                   c.evaluations);
     out << buffer;
   }

@@ -25,9 +25,10 @@ std::string summaryLine(const CaseResult& r) {
   const CubeModel& m = r.fitted.model;
   const Aggregate& a = r.heldOut;
   return format(
-      "%-24s e %.3f mu %.3f dz %+5.2f mm | pos %% mean %5.1f med %5.1f p90 %5.1f end-med %5.1f | "
+      "%-24s e %.3f mu %.3f dz %+5.2f mm%s | pos %% mean %5.1f med %5.1f p90 %5.1f end-med %5.1f | "
       "rot mean-med %5.1f deg | face %3.0f %% | depth med %.1f mm%s",
       caseName(m).c_str(), m.restitution, m.friction, m.heightOffset * 1e3,
+      m.compliant ? format(" eta2 %.2f", m.tangentialCompliance).c_str() : "",
       100 * a.meanPosition.mean, 100 * a.meanPosition.median, 100 * a.meanPosition.p90,
       100 * a.endPosition.median, a.meanRotation.median, 100 * a.restFaceRight,
       1e3 * a.penetration.median,
@@ -36,18 +37,19 @@ std::string summaryLine(const CaseResult& r) {
 
 std::string markdownTable(const std::vector<CaseResult>& results) {
   std::string out =
-      "| case | e | μ (impacts) | Δz (mm) | train mean | held-out mean | median | p90 | "
+      "| case | e | μ (impacts) | Δz (mm) | η² | train mean | held-out mean | median | p90 | "
       "end median | rot. mean (°) median / p90 | end rot. median (°) | right face | "
       "depth median / p90 (mm) "
-      "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+      "|\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const CaseResult& r : results) {
     const CubeModel& m = r.fitted.model;
     const Aggregate& a = r.heldOut;
     out += format(
-        "| %s | %.3f | %s | %+.2f | %.1f %% | **%.1f %%** | %.1f %% | %.1f %% | %.1f %% | %.1f / "
-        "%.1f | %.1f | %.0f %% | %.2f / %.2f |\n",
+        "| %s | %.3f | %s | %+.2f | %s | %.1f %% | **%.1f %%** | %.1f %% | %.1f %% | %.1f %% | "
+        "%.1f / %.1f | %.1f | %.0f %% | %.2f / %.2f |\n",
         caseName(m).c_str(), m.restitution,
         usesFriction(m) ? format("%.3f", m.friction).c_str() : "—", m.heightOffset * 1e3,
+        m.compliant ? format("%.2f", m.tangentialCompliance).c_str() : "—",
         100 * r.fitted.trainMeanPosition, 100 * a.meanPosition.mean, 100 * a.meanPosition.median,
         100 * a.meanPosition.p90, 100 * a.endPosition.median, a.meanRotation.median,
         a.meanRotation.p90, a.endRotation.median, 100 * a.restFaceRight, 1e3 * a.penetration.median,

@@ -15,7 +15,8 @@ std::pair<std::string, std::string> pairKey(const std::string& first, const std:
 
 bool sameParameters(const Material& a, const Material& b) {
   return a.impact == b.impact && a.restitution == b.restitution && a.friction == b.friction &&
-         a.impactFriction == b.impactFriction && a.roughness == b.roughness;
+         a.impactFriction == b.impactFriction && a.tangentialCompliance == b.tangentialCompliance &&
+         a.roughness == b.roughness;
 }
 
 std::string quoted(const Material& material) {
@@ -39,6 +40,7 @@ void validateMaterial(const Material& material) {
   requireNonNegative(material.friction, owner, "friction");
   if (material.impactFriction)
     requireNonNegative(*material.impactFriction, owner, "impact_friction");
+  requireNonNegative(material.tangentialCompliance, owner, "tangential_compliance");
   requireRoughnessRank(material.roughness, owner);
 }
 
@@ -70,6 +72,8 @@ Material blendMaterials(const Material& a, const Material& b) {
   blend.friction = geometricMean(a.friction, b.friction);
   if (a.impactFriction || b.impactFriction)
     blend.impactFriction = geometricMean(frictionAtImpact(a), frictionAtImpact(b));
+  // k_t = k_n/η² per body in series, k_n the same: η² of the pair is the mean.
+  blend.tangentialCompliance = 0.5 * (a.tangentialCompliance + b.tangentialCompliance);
   blend.roughness = std::min(a.roughness, b.roughness);
   return blend;
 }
@@ -102,6 +106,7 @@ ImpactLaw impactLaw(const Material& material, const Vec3& roughDirection) {
       StrongeLaw law;
       law.parameters.friction = frictionAtImpact(material);
       law.parameters.restitution = material.restitution;
+      law.parameters.tangentialCompliance = material.tangentialCompliance;
       return law;
     }
     case ImpactLawKind::kNewton:

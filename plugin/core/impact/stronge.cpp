@@ -18,6 +18,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 void validateParameters(const StrongeParameters& p) {
   requireNonNegative(p.friction, "Stronge impact", "friction (mu)");
   requireUnitInterval(p.restitution, "Stronge impact", "restitution (e)");
+  requireNonNegative(p.tangentialCompliance, "Stronge impact", "tangential compliance (eta^2)");
   if (!std::isfinite(p.relativeTolerance) || p.relativeTolerance <= 0.0 ||
       p.relativeTolerance > 1e-2) {
     throw Error("Stronge impact: relativeTolerance must lie in (0, 1e-2]");
@@ -176,6 +177,8 @@ StrongeSolution solveStrongeImpulse(const Mat3& W, const Vec3& vMinus,
     solution.trace = "Stronge: not approaching (v_z >= 0), no impulse";
     return solution;
   }
+  if (parameters.tangentialCompliance > 0.0 && parameters.friction > 0.0)
+    return solveCompliantStronge(W, vMinus, parameters);
   const StrongeProblem problem = makeProblem(W, vMinus, parameters);
   ImpactPath path;
   if (parameters.recordPath) {

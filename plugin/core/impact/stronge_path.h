@@ -91,4 +91,9 @@ struct SlipOutcome {
 SlipOutcome integrateSlip(const StrongeProblem& problem, const StrongeParameters& parameters,
                           ImpactPath& path, int& steps);
 
+// The impact with a tangentially compliant contact, parameters.tangentialCompliance > 0 and
+// μ > 0 (stronge_compliant.cpp), for validated parameters and an approaching v⁻ (v_z⁻ < 0).
+StrongeSolution solveCompliantStronge(const Mat3& W, const Vec3& vMinus,
+                                      const StrongeParameters& parameters);
+
 }  // namespace carom::core::impact

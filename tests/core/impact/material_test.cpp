@@ -184,6 +184,29 @@ TEST(ImpactLawMaterials, ImpactFrictionIsTheLawsMuOnly) {
   expectErrorNaming([&] { validateMaterial(m); }, "impact_friction");
 }
 
+// A tangential compliance reaches the stronge law only; two materials blend it by the mean (two
+// springs in series of the same normal stiffness); a negative or non-finite one is refused.
+TEST(ImpactLawMaterials, TangentialComplianceIsTheStrongeLawsOwn) {
+  Material m = material("s", ImpactLawKind::kStronge, 0.7, 0.3);
+  EXPECT_EQ(std::get<StrongeLaw>(impactLaw(m)).parameters.tangentialCompliance, 0.0);
+  m.tangentialCompliance = 1.5;
+  EXPECT_EQ(std::get<StrongeLaw>(impactLaw(m)).parameters.tangentialCompliance, 1.5);
+  Material other = material("t", ImpactLawKind::kStronge, 0.2, 0.4);
+  other.tangentialCompliance = 0.5;
+  EXPECT_EQ(combineMaterials(m, other).tangentialCompliance, 1.0);
+  EXPECT_EQ(combineMaterials(m, m).tangentialCompliance, 1.5);
+  // Same name, different compliance: two different materials, refused.
+  Material twin = m;
+  twin.tangentialCompliance = 2.0;
+  expectErrorNaming([&] { combineMaterials(m, twin); }, "'s'");
+  for (double bad :
+       {-0.5, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    m.tangentialCompliance = bad;
+    expectErrorNaming([&] { validateMaterial(m); }, "tangential_compliance");
+    expectErrorNaming([&] { validateMaterial(m); }, "material 's'");
+  }
+}
+
 // From two materials to an impact: a rod of e = 0.5 on a floor of e = 0.2 (both Newton,
 // frictionless) leaves at −0.5 times its incoming normal contact velocity.
 TEST(ImpactLawMaterials, APairOfMaterialsDrivesAnImpact) {

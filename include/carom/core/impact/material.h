@@ -7,8 +7,8 @@
 //   2. otherwise two materials with the same parameters (one material on both bodies, in
 //      particular) give those parameters exactly: restitution 0.5 on both is e = 0.5, not 0.25;
 //   3. otherwise restitution is the larger of the two, friction (and impact friction) the geometric
-//      mean √(μ_A μ_B) and roughness the smaller; two different impact laws are an error naming
-//      both materials.
+//      mean √(μ_A μ_B), tangential compliance the mean and roughness the smaller; two different
+//      impact laws are an error naming both materials.
 // This is not Bullet's default (both multiply): the product makes a material's restitution depend
 // on what it hits even against itself, and makes e = 1 on one body meaningless. The larger
 // restitution lets a superball bounce on any floor; the geometric mean keeps friction 0 against
@@ -43,13 +43,20 @@ struct Material {
   /// `friction`. Why: a real cube slides on its face at μ = 0.21 but takes a tangential impulse of
   /// only 0.16 times the normal one at its corner impacts (docs/validation.md).
   std::optional<double> impactFriction;
+  /// Config key `tangential_compliance`, η² = k_n/k_t ≥ 0 (dimensionless): the contact's normal
+  /// over tangential stiffness in the stronge law's binary impacts (StrongeParameters); other laws
+  /// and simultaneous impacts ignore it. Default 0: tangentially rigid, Jia & Wang's law. Why: a
+  /// real cube keeps more of its spin through a corner impact than the rigid law leaves
+  /// (docs/validation.md); an elastic contact has (2 − ν)/(2(1 − ν)), 1.21 for ν = 0.3.
+  double tangentialCompliance = 0.0;
   /// Config key `roughness`, the strict maps' rank k ∈ {0, 1, 2} (0 smooth/specular, 1 rough across
   /// one tangent, 2 fully rough); ignored by the other laws. Default 0.
   int roughness = 0;
 };
 
 /// Throws carom::Error naming the material and the key for a restitution outside [0, 1], a
-/// negative or non-finite friction or impact friction, or a roughness outside {0, 1, 2}.
+/// negative or non-finite friction, impact friction or tangential compliance, or a roughness
+/// outside {0, 1, 2}.
 void validateMaterial(const Material& material);
 
 /// Explicit parameters for pairs of named materials ([pair.A.B]), order-free.
@@ -70,8 +77,9 @@ class MaterialPairTable {
 double frictionAtImpact(const Material& material);
 
 /// Rule 3 alone: restitution the larger, friction the geometric mean (impact friction too, where
-/// either sets it), roughness the smaller, the impact law `a`'s, named "a/b". The defaults of a
-/// pair table's left-out keys. No validation.
+/// either sets it), tangential compliance the mean (the contact's two springs in series, each
+/// body's normal stiffness the same), roughness the smaller, the impact law `a`'s, named "a/b".
+/// The defaults of a pair table's left-out keys. No validation.
 Material blendMaterials(const Material& a, const Material& b);
 
 /// The parameters for a contact between bodies of materials `a` and `b`, by the rule at the top of

@@ -26,6 +26,16 @@ struct StrongeParameters {
   /// of the energy released in restitution over the energy absorbed in compression. Not Newton's
   /// coefficient. Default 1: no normal dissipation.
   double restitution = 1.0;
+  /// η² = k_n/k_t: the contact's normal over tangential stiffness (dimensionless), ≥ 0 and finite.
+  /// Default 0: tangentially rigid, Jia & Wang's law as above. Positive: Stronge's lumped contact
+  /// (Impact Mechanics ch. 8) with a normal and a tangential spring, so that a sticking contact
+  /// stores tangential energy and gives it back (its tangential velocity can reverse); the
+  /// tangential spring slips when its force would exceed μ times the normal one, and the normal
+  /// spring unloads Stronge's way, releasing e² of the energy it absorbed. Integrated in time
+  /// (stronge_compliant.cpp); the result does not depend on the stiffnesses' scale, only on η².
+  /// Ignored when μ = 0 (no tangential force). An elastic contact has η² = (2 − ν)/(2(1 − ν)),
+  /// 1.21 for ν = 0.3 (Mindlin).
+  double tangentialCompliance = 0.0;
   /// Error tolerance of the hodograph integration, relative to ‖v⁻‖ for the sliding velocity and
   /// to v_z⁻²/W_zz for the absorbed energy (dimensionless, in (0, 1e-2]). The same relative amount
   /// decides when the slip counts as stopped or as on an invariant ray. Default 1e-9: impulses
@@ -62,8 +72,9 @@ struct StrongeSolution {
   double compressionImpulse = 0;  ///< I_zc, where v_z = 0 (N s)
   double compressionEnergy = 0;   ///< E_c, the energy absorbed in compression (J)
   double slipStopImpulse = -1;  ///< I_zs, where γ first vanishes (N s); −1 if the slip never stops
-  double normalWork = 0;        ///< ∫v_z dI_z, = −(1 − e²)E_c at the end of restitution (J)
-  double frictionWork = 0;      ///< ∫γ·dI_⊥ = −μ∫‖γ‖dI_z (J), ≤ 0
+                                ///< or the contact is tangentially compliant
+  double normalWork = 0;  ///< ∫v_z dI_z, = −(1 − e²)E_c at the end of restitution (J)
+  double frictionWork = 0;  ///< ∫γ·dI_⊥ = −μ∫‖γ‖dI_z (J), ≤ 0; compliant: the slip's dissipation
   Vec2 finalSlip = Vec2::Zero();  ///< γ⁺ (m/s)
   std::string sequence;    // the paper's event letters in order (§6): c, s, l, r; e.g. "csr"
   std::string trace;       ///< phases (slip, stick, resumed slip with its direction), steps
