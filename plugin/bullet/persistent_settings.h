@@ -12,28 +12,24 @@ namespace carom::detail {
 // own, so what one leaves approaching moves a contact by less than this.
 inline constexpr double kHoldDrift = 1e-9;
 
-// Every hold below stops crawling (PersistentContactSettings::crawlAbove) while what its sweeps
-// change is above the approach a hold may leave, kHoldDrift per step: a pile of round bodies with
-// friction crawls there for thousands of sweeps that leave it as far from holding exactly, while
-// below it a wall of bricks converges to its exact warm start (docs/measurements.md).
-inline double crawlAbove(double timeStep) {
-  return kHoldDrift / timeStep;
-}
-
 // The holds at the start of the step, which set the motion of a pile for the whole step: to
 // 1e-12 m/s, where a pile at rest stays exactly at rest and its next step's warm start is exact
 // (solved only to kHoldDrift, a pile's contacts keep changing and every step's hold takes dozens
 // of sweeps). Gauss–Seidel converges slowly down a stack; warm-started steps converge in a
 // few sweeps, and where they do not, subspace solves (up to 8) carry the loads down the pile.
+// While what its sweeps change is above the approach a hold may leave (kHoldDrift per step), it
+// stops crawling (PersistentContactSettings::crawlAbove): a pile of round bodies with friction
+// crawls there for thousands of sweeps that leave it as far from held, while below that level a
+// wall of bricks converges to its exact warm start (docs/measurements.md).
 inline core::contact::PersistentContactSettings stepHoldSettings(double timeStep) {
-  return {5000, 1e-12, 512, true, 8, crawlAbove(timeStep)};
+  return {5000, 1e-12, 512, true, 8, kHoldDrift / timeStep};
 }
 
 // The plastic stop at the end of the step: what it leaves approaching, the next step's hold takes
 // up, so it is solved to kHoldDrift, and a 16-sweep stall window ends it where Gauss–Seidel cycles
 // with friction among nearly redundant contacts.
 inline core::contact::PersistentContactSettings endOfStepStopSettings(double timeStep) {
-  return {5000, kHoldDrift / timeStep, 16, true, 8, crawlAbove(timeStep)};
+  return {5000, kHoldDrift / timeStep, 16, true, 8};
 }
 
 // A landing's hold inside the step starts from the impulses of the island's hold before it, exact
@@ -42,7 +38,7 @@ inline core::contact::PersistentContactSettings endOfStepStopSettings(double tim
 // stall window stops it there, what it leaves taken up by the next hold. Without the conjugate
 // momentum, whose bookkeeping over a large warm-started island costs more than it saves there.
 inline core::contact::PersistentContactSettings landingHoldSettings(double timeStep) {
-  return {5000, kHoldDrift / timeStep, 16, false, 0, crawlAbove(timeStep)};
+  return {5000, kHoldDrift / timeStep, 16, false};
 }
 
 }  // namespace carom::detail

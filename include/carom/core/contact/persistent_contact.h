@@ -71,7 +71,7 @@ struct PersistentContactSettings {
   /// Crawl stop: while the largest change of a contact's relative velocity over a sweep is above
   /// this (m/s), the solve also stops, reported as kStalled, where the rate at which that change
   /// fell over the second half of its sweeps would not bring it to `tolerance` within
-  /// maxIterations (judged every 32 sweeps from the 64th). In a pile of round bodies with friction
+  /// maxIterations (judged every 32 sweeps from the 256th). In a pile of round bodies with friction
   /// the change falls to about 1e-5 m/s within a few hundred sweeps and then crawls for thousands
   /// (no solver tried converges much faster there: docs/measurements.md); below this level, where
   /// a wall of bricks converges through changes that rise and fall, only the stall window stops
