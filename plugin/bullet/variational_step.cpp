@@ -28,8 +28,10 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iomanip>
 #include <limits>
 #include <numeric>
+#include <sstream>
 #include <unordered_map>
 
 #include "bt_eigen.h"
@@ -257,12 +259,13 @@ std::vector<core::BodyState> VariationalStep::flowGroup(
     }
   }
   if (!result.ok()) {
-    throw Error("variational step: the constrained LGVI of " + std::to_string(group.bodies.size()) +
-                " jointed bodies (" + std::to_string(group.system.joints().size()) +
-                " joints) did not converge in " + std::to_string(substeps) + " sub-steps (" +
-                std::string(core::toString(result.status)) + ", residual " +
-                std::to_string(result.residual) + " after " + std::to_string(result.iterations) +
-                " Newton iterations)");
+    std::ostringstream message;  // the residual in m or rad, which std::to_string shows as 0
+    message << "variational step: the constrained LGVI of " << group.bodies.size()
+            << " jointed bodies (" << group.system.joints().size()
+            << " joints) did not converge in " << substeps << " sub-steps ("
+            << core::toString(result.status) << ", residual " << std::setprecision(3)
+            << result.residual << " after " << result.iterations << " Newton iterations)";
+    throw Error(message.str());
   }
   return result.states;
 }
