@@ -311,21 +311,9 @@ core::contact::PersistentContactReport VariationalStep::solveHeldContacts(
   report.status = solved.status;
   report.iterations = solved.rounds;
   report.energyChange = solved.energyChange;
+  report.penetrationRate = solved.penetrationRate;  // what still closes (refuseUnheldContact)
+  report.penetratingContact = solved.penetratingContact;
   report.message = solved.message;
-  // What still closes after the solve, as solvePersistentContacts reports it (refuseUnheldContact).
-  for (std::size_t i = 0; i < contacts.size(); ++i) {
-    const core::contact::PersistentContact& contact = contacts[i];
-    const auto side = [&](int index) {
-      return index == core::contact::kWorld ? core::impact::ContactBody{} : bodies[index];
-    };
-    const core::impact::Contact c{side(contact.bodyA), side(contact.bodyB), contact.point,
-                                  contact.normal};
-    const double rate = -(contact.normal.dot(core::impact::relativeVelocity(c)) + contact.approach);
-    if (rate > report.penetrationRate) {
-      report.penetrationRate = rate;
-      report.penetratingContact = static_cast<int>(i);
-    }
-  }
   return report;
 }
 

@@ -308,6 +308,15 @@ JointSolveReport solveJointsAndContacts(std::vector<ContactBody>& bodies, const 
     bodies[i].angularVelocity = w[i];
   }
   report.energyChange = energyOf(bodies) - energyBefore;
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const PersistentContact& c = contacts[i];
+    const impact::Contact pair{bodyAt(bodies, c.bodyA), bodyAt(bodies, c.bodyB), c.point, c.normal};
+    const double rate = -(c.normal.dot(impact::relativeVelocity(pair)) + c.approach);
+    if (rate > report.penetrationRate) {
+      report.penetrationRate = rate;
+      report.penetratingContact = static_cast<int>(i);
+    }
+  }
   if (report.status == PersistentContactStatus::kIterationLimit) {
     report.message =
         "joints and contacts: no convergence in " + std::to_string(settings.maxRounds) + " rounds";

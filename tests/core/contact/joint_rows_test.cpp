@@ -106,6 +106,41 @@ TEST(JointRows, AStopOnAPivotedRodEndsItsTurn) {
   EXPECT_LE(report.energyChange, 0.0);
 }
 
+// A pivoted rod turning down onto the ground at its free end: the report gives what still closes
+// there after the solve, −(n·u) at the end point of the bodies as they are left.
+TEST(JointRows, TheReportGivesTheContactStillClosing) {
+  const auto solve = [](int rounds, std::vector<impact::ContactBody>& bodies) {
+    bodies = {rod(1.0, 0.5)};
+    bodies[0].linearVelocity = Vec3(0, -1.0, 0);  // about the pivot (−0.5, 0, 0) at −2 rad/s
+    bodies[0].angularVelocity = Vec3(0, 0, -2.0);
+    const JointSystem joints(bodies, pointRows(Vec3(-0.5, 0, 0)));
+    PersistentContact ground;  // the world (A) under the rod's free end (B)
+    ground.bodyB = 0;
+    ground.point = Vec3(0.5, 0, 0);
+    ground.normal = Vec3::UnitY();
+    std::vector<PersistentContact> contacts{ground};
+    std::vector<JointRow> bounded;
+    Eigen::VectorXd impulses;
+    JointSolveSettings settings;
+    settings.maxRounds = rounds;
+    settings.contacts.maxIterations = 1;
+    return solveJointsAndContacts(bodies, joints, Eigen::VectorXd::Zero(3), impulses, bounded,
+                                  contacts, settings);
+  };
+  std::vector<impact::ContactBody> bodies;
+  // One round: the contact's sweep on the free rod's inverse mass, then the pivot held, which
+  // leaves the end still closing.
+  const JointSolveReport once = solve(1, bodies);
+  const Vec3 end = bodies[0].linearVelocity + bodies[0].angularVelocity.cross(Vec3(0.5, 0, 0));
+  EXPECT_GT(-end.y(), 1e-3);
+  EXPECT_EQ(once.penetratingContact, 0);
+  EXPECT_NEAR(once.penetrationRate, -end.y(), 1e-15);
+  // Converged, nothing closes.
+  const JointSolveReport converged = solve(200, bodies);
+  ASSERT_TRUE(converged.ok()) << converged.message;
+  EXPECT_LE(converged.penetrationRate, 1e-9);
+}
+
 TEST(JointRows, BadRowsAreRefused) {
   const std::vector<impact::ContactBody> bodies{rod(1.0, 0.5)};
   JointRow row;

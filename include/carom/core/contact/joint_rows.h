@@ -143,7 +143,11 @@ struct JointSolveReport {
   PersistentContactStatus status = PersistentContactStatus::kConverged;
   int rounds = 0;
   double energyChange = 0.0;  ///< kinetic energy after minus before (J)
-  std::string message;        ///< why status is not kConverged; empty when it is
+  /// Max over contacts of −(u_n + c) (m/s) after the solve, as PersistentContactReport gives it.
+  double penetrationRate = 0;
+  /// The contact of penetrationRate where it is above 0, else −1.
+  int penetratingContact = -1;
+  std::string message;  ///< why status is not kConverged; empty when it is
   bool ok() const { return status == PersistentContactStatus::kConverged; }
 };
 

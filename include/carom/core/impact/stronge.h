@@ -71,8 +71,9 @@ struct StrongeSolution {
   Vec3 impulse = Vec3::Zero();    ///< I on B (N s); zero unless converged
   double compressionImpulse = 0;  ///< I_zc, where v_z = 0 (N s)
   double compressionEnergy = 0;   ///< E_c, the energy absorbed in compression (J)
-  double slipStopImpulse = -1;  ///< I_zs, where γ first vanishes (N s); −1 if the slip never stops
-                                ///< or the contact is tangentially compliant
+  /// I_zs, where γ first vanishes (N s); −1 if the slip never stops or the contact is
+  /// tangentially compliant.
+  double slipStopImpulse = -1;
   double normalWork = 0;  ///< ∫v_z dI_z, = −(1 − e²)E_c at the end of restitution (J)
   double frictionWork = 0;  ///< ∫γ·dI_⊥ = −μ∫‖γ‖dI_z (J), ≤ 0; compliant: the slip's dissipation
   Vec2 finalSlip = Vec2::Zero();  ///< γ⁺ (m/s)
