@@ -133,6 +133,10 @@ void VariationalStep::runIsland(Island& island, int id) {
   // has left a pair closing (a push into a neighbour beyond the holding reach, a turn): the impact
   // loop then takes the step from its holds.
   m_now = 0;
+  if (repeatStillIsland(island, id)) {
+    m_now = 1;
+    return;
+  }
   const bool resting = isResting(island);
   holdRestingContacts(island, id, 1.0, resting ? Hold::kResting : Hold::kStartOfStep);
   if (resting && !closesAfterHold(island)) {
@@ -140,6 +144,7 @@ void VariationalStep::runIsland(Island& island, int id) {
       m_bodies[body].state = m_trial[body];
     m_now = 1;
     ++m_diagnostics.restingIslands;
+    stillnessOf(id).heldOnce = true;
     return;
   }
   double elapsed = 0;  // α_Σ: the fraction of the step already taken

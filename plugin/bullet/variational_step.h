@@ -205,6 +205,14 @@ class VariationalStep {
   struct IslandCounts {
     int impacts = 0, persistentContacts = 0, restingIslands = 0;
   };
+  // An island's standing as a still island (still_islands.cpp).
+  struct Stillness {
+    // The bytes of what its run reads (stillInputsOf), where it may be still: no joint, no
+    // kinematic partner.
+    std::optional<std::vector<unsigned char>> inputs;
+    bool repeated = false;  // taken as the last step's repeat, not run
+    bool heldOnce = false;  // run as an island at rest: held once, flowed to the end
+  };
 
   // Stage 1: the active dynamic bodies as core states.
   void readBodies();
@@ -309,6 +317,16 @@ class VariationalStep {
   bool closesAfterHold(const Island& island);
   // Stages 4 and 5 for one island, from the start of the step to its end.
   void runIsland(Island& island, int id);
+  // Still islands (still_islands.cpp). The bytes of everything island's run reads, in a fixed
+  // order; nullopt for an island with a joint or a kinematic partner, never taken as still.
+  std::optional<std::vector<unsigned char>> stillInputsOf(const Island& island) const;
+  // Whether island `id` is the last step's still island again (DynamicsWorld::m_stillIslands):
+  // then its bodies stay as they are, its counts are the last step's, and it is not run.
+  bool repeatStillIsland(const Island& island, int id);
+  // Whether the island, held once and flowed (Stillness::heldOnce), ends the step exactly as it
+  // started it: every body's pose and velocities as the step read them.
+  bool endedStill(const Island& island) const;
+  Stillness& stillnessOf(int id);
   // Flows the island's bodies on by `alpha` of the step (to its next impact).
   void advanceIsland(const Island& island, double alpha);
   // Leaves pair p's closing to the persistent contacts (PairTrack::quiet) until its gap falls
@@ -541,6 +559,7 @@ class VariationalStep {
   // step is done: an island run again drops the events of its first run.
   std::vector<std::pair<int, ImpactEvent>> m_events;
   std::vector<IslandCounts> m_countsOf;  // per island
+  std::vector<Stillness> m_stillness;    // per island
 };
 
 }  // namespace carom

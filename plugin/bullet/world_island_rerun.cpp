@@ -78,6 +78,7 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
   m_diagnostics.persistentContacts -= counts.persistentContacts;
   m_diagnostics.restingIslands -= counts.restingIslands;
   m_countsOf[id] = {};
+  stillnessOf(id) = {};
   islands[id] = {};
   return start;
 }

@@ -351,10 +351,36 @@ void VariationalStep::applyPersistentEnd(const std::vector<Island>& islands) {
   m_world.m_warmStart.clear();
   for (const HeldContact& held : m_held)
     m_world.m_warmStart[held.key()] = toBt(held.contact.impulse);
-  for (std::size_t id = 0; id < islands.size(); ++id) {
-    stopHeldContacts(islands[id], static_cast<int>(id));
-    correctIslandDrift(islands[id]);
+  std::unordered_map<const btCollisionObject*, DynamicsWorld::StillIsland> still;
+  for (std::size_t i = 0; i < islands.size(); ++i) {
+    const Island& island = islands[i];
+    const int id = static_cast<int>(i);
+    if (island.bodies.empty()) continue;  // taken back and run again as part of another
+    Stillness& stillness = stillnessOf(id);
+    const btCollisionObject* first = m_bodies[island.bodies.front()].rigidBody;
+    if (stillness.repeated) {  // the last step's held impulses, as that step ended them
+      DynamicsWorld::StillIsland& repeated = still[first];
+      repeated = std::move(m_world.m_stillIslands.at(first));
+      m_world.m_warmStart.insert(repeated.warmStart.begin(), repeated.warmStart.end());
+      m_diagnostics.energyRemoved += repeated.energyRemoved;
+      continue;
+    }
+    const double energyRemoved = m_diagnostics.energyRemoved;
+    stopHeldContacts(island, id);
+    correctIslandDrift(island);
+    if (stillness.heldOnce && stillness.inputs && endedStill(island)) {
+      DynamicsWorld::StillIsland& record = still[first];
+      record.inputs = std::move(*stillness.inputs);
+      record.persistentContacts = m_countsOf[id].persistentContacts;
+      // The energy guard's round-off (its removal moved no body by a bit).
+      record.energyRemoved = m_diagnostics.energyRemoved - energyRemoved;
+      for (const HeldContact& held : m_held) {
+        if (held.island == id)
+          record.warmStart.emplace_back(held.key(), toBt(held.contact.impulse));
+      }
+    }
   }
+  m_world.m_stillIslands = std::move(still);
 }
 
 // The second half of the held contacts' impulses, as an LCP at the end of the step: at the

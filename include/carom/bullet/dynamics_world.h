@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -43,6 +44,12 @@ struct StepDiagnostics {
   /// of the step, and the two were run again from its start as one (world_island_rerun.cpp). The
   /// number of such reruns.
   int islandsJoined = 0;
+  /// Islands taken as a repeat of the last step (still_islands.cpp): found exactly as at its
+  /// start, bit for bit in everything their step reads (poses, momenta, loads, masses, shapes'
+  /// bounds, materials, partners, warm starts), where that step had left them exactly so. Their
+  /// step is the same function of the same inputs, so its result is known without solving: a tower
+  /// at rest costs its broadphase only. Counted among restingIslands too.
+  int stillIslands = 0;
   /// Simultaneous impacts of more contacts than one Halm–Posa problem takes (32), resolved one
   /// contact at a time in turn instead (simultaneous_impact.h); their events' law says so.
   int impactsInTurn = 0;
@@ -167,6 +174,16 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
       std::pair<std::pair<const btCollisionObject*, const btCollisionObject*>, std::array<int, 3>>;
   /// Persistent-contact impulses of the previous step (warm start).
   std::map<ContactKey, btVector3> m_warmStart;
+  /// Variational mode: an island the last step left exactly as it found it (still_islands.cpp):
+  /// the bytes of what its step read, and what the step gave besides its unchanged bodies.
+  struct StillIsland {
+    std::vector<unsigned char> inputs;
+    int persistentContacts = 0;
+    double energyRemoved = 0;  ///< J
+    std::vector<std::pair<ContactKey, btVector3>> warmStart;
+  };
+  /// The last step's still islands, by their first body.
+  std::unordered_map<const btCollisionObject*, StillIsland> m_stillIslands;
 
   /// What stepSimulation restores when a step throws (world_step_guard.cpp).
   struct BodySnapshot {
