@@ -1,19 +1,20 @@
-// Still islands: an island at rest that a step leaves exactly as it found it (every body's pose and
-// velocities to the last bit) is a fixed point of the step. Found again with the same bytes in
-// everything its run reads, its step is the same function of the same inputs, and its result is
-// known without flowing, querying or solving anything. The warm start is the one input left out:
-// where contacts are redundant (a box on four corners) each converged solve moves the impulses
-// along their null space by round-off (1e-11 N s a step in a pyramid) without changing a velocity;
-// a repeat keeps the last impulses, a solution as converged as the next solve's. A tower, wall or
-// pyramid standing still then costs its broadphase only, where Bullet would put it to sleep after
-// two seconds; unlike sleeping, nothing is approximated: any change of an input (a force, a
-// partner moved, a friction changed, a body arriving) makes a different fingerprint, and the island
-// runs.
+// Still islands: an island at rest that a step leaves where it found it (every body's velocities
+// within the start-of-step hold's tolerance, 1e-12 m/s, and its pose within what that moves it in
+// a step: the solve's round-off) is a fixed point of the step to the step's own precision. Found
+// again with the same bytes in everything its run reads as the step left them, the next step would
+// leave it there again, and it is taken without flowing, querying or solving anything. The warm
+// start is not compared: where contacts are redundant (a box on four corners) each converged solve
+// moves the impulses along their null space by round-off (1e-11 N s a step in a pyramid) without
+// changing a velocity; a repeat keeps the last ones, as converged. A tower, wall or pyramid
+// standing still then costs its broadphase only, where Bullet would put it to sleep after two
+// seconds; unlike sleeping, nothing is approximated: any change of an input (a force, a partner
+// moved, a friction changed, a body arriving) makes a different fingerprint, and the island runs.
 #include <algorithm>
-#include <cstring>
+#include <cmath>
 #include <type_traits>
 
 #include "bt_eigen.h"
+#include "persistent_settings.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -42,11 +43,13 @@ class Bytes {
   // What the step reads of an object beyond its pose: its material and the bounds of its shape.
   void addObject(const btCollisionObject& object) {
     add(&object);
-    add(object.getCollisionShape());
     add(object.getCollisionFlags());
-    const btBroadphaseProxy* proxy = object.getBroadphaseHandle();
-    add(proxy->m_aabbMin);
-    add(proxy->m_aabbMax);
+    const btCollisionShape& shape = *object.getCollisionShape();
+    add(&shape);
+    btVector3 min, max;  // in its own frame: its size, scaling and margin
+    shape.getAabb(btTransform::getIdentity(), min, max);
+    add(min);
+    add(max);
   }
   std::vector<unsigned char> take() { return std::move(m_bytes); }
 
@@ -54,29 +57,16 @@ class Bytes {
   std::vector<unsigned char> m_bytes;
 };
 
-bool sameBits(const double* a, const double* b, int count) {
-  return std::memcmp(a, b, sizeof(double) * static_cast<std::size_t>(count)) == 0;
-}
-
-bool sameBits(const btVector3& a, const btVector3& b) {
-  return sameBits(a.m_floats, b.m_floats, 3);
-}
-
-// Whether writeBodies would give `body` the pose and velocities it has: those it started the step
-// with, as the step read them (after Bullet's damping), since the step writes it only at its end.
-// Bullet's values, not the state's: γ = m v and Π = J Rᵀ ω do not return v and ω to the last bit.
-bool writesWhatItRead(const StepBody& body) {
-  const btRigidBody& bullet = *body.rigidBody;
-  const btTransform& frame = bullet.getCenterOfMassTransform();
-  const btMatrix3x3 R = detail::toBt(body.state.R);
-  for (int row = 0; row < 3; ++row) {
-    if (!sameBits(R[row], frame.getBasis()[row])) return false;
-  }
-  return sameBits(detail::toBt(body.state.x), frame.getOrigin()) &&
-         sameBits(detail::toBt(core::linearVelocity(body.mass, body.state)),
-                  bullet.getLinearVelocity()) &&
-         sameBits(detail::toBt(core::angularVelocityWorld(body.mass, body.state)),
-                  bullet.getAngularVelocity());
+// What writeBodies gives `body`: its pose and velocities now (m, m/s, rad/s), as Bullet will hold
+// them at the start of the next step.
+struct Written {
+  btTransform frame;
+  btVector3 linearVelocity, angularVelocity;
+};
+Written writtenOf(const StepBody& body) {
+  return {btTransform(detail::toBt(body.state.R), detail::toBt(body.state.x)),
+          detail::toBt(core::linearVelocity(body.mass, body.state)),
+          detail::toBt(core::angularVelocityWorld(body.mass, body.state))};
 }
 
 }  // namespace
@@ -86,8 +76,8 @@ VariationalStep::Stillness& VariationalStep::stillnessOf(int id) {
   return m_stillness[id];
 }
 
-std::optional<std::vector<unsigned char>> VariationalStep::stillInputsOf(
-    const Island& island) const {
+std::optional<std::vector<unsigned char>> VariationalStep::stillInputsOf(const Island& island,
+                                                                         bool atEnd) const {
   Bytes bytes;
   // Read over all the step's bodies, these bound every island's holds.
   bytes.add(m_timeStep);
@@ -96,10 +86,16 @@ std::optional<std::vector<unsigned char>> VariationalStep::stillInputsOf(
   for (const int index : island.bodies) {
     if (jointed(index)) return std::nullopt;
     const StepBody& body = m_bodies[index];
-    // As the step read them (readBodies): the bodies are written back only at its end.
-    bytes.add(body.rigidBody->getCenterOfMassTransform());
-    bytes.add(body.rigidBody->getLinearVelocity());
-    bytes.add(body.rigidBody->getAngularVelocity());
+    // At the start, as the step read them (readBodies: the bodies are written back only at its
+    // end); at the end, as writeBodies will write them.
+    const btRigidBody& bullet = *body.rigidBody;
+    const Written written = atEnd
+                                ? writtenOf(body)
+                                : Written{bullet.getCenterOfMassTransform(),
+                                          bullet.getLinearVelocity(), bullet.getAngularVelocity()};
+    bytes.add(written.frame);
+    bytes.add(written.linearVelocity);
+    bytes.add(written.angularVelocity);
     bytes.add(body.mass.mass());
     bytes.add(body.mass.inertia().data(), 9);
     bytes.add(body.load.gravity.data(), 3);
@@ -133,16 +129,14 @@ std::optional<std::vector<unsigned char>> VariationalStep::stillInputsOf(
 }
 
 bool VariationalStep::repeatStillIsland(const Island& island, int id) {
-  Stillness& stillness = stillnessOf(id);
-  stillness = {};
-  stillness.inputs = stillInputsOf(island);
-  if (!stillness.inputs) return false;
+  stillnessOf(id) = {};
   const auto found = m_world.m_stillIslands.find(m_bodies[island.bodies.front()].rigidBody);
-  if (found == m_world.m_stillIslands.end() || found->second.inputs != *stillness.inputs)
-    return false;
+  if (found == m_world.m_stillIslands.end()) return false;
+  const std::optional<std::vector<unsigned char>> inputs = stillInputsOf(island, false);
+  if (!inputs || *inputs != found->second.inputs) return false;
   // Its bodies are where the step started them (runIsland has not flowed them), which is where the
   // step ends them.
-  stillness.repeated = true;
+  stillnessOf(id).repeated = true;
   m_diagnostics.persistentContacts += found->second.persistentContacts;
   ++m_diagnostics.restingIslands;
   ++m_diagnostics.stillIslands;
@@ -150,8 +144,20 @@ bool VariationalStep::repeatStillIsland(const Island& island, int id) {
 }
 
 bool VariationalStep::endedStill(const Island& island) const {
-  return std::all_of(island.bodies.begin(), island.bodies.end(),
-                     [&](int body) { return writesWhatItRead(m_bodies[body]); });
+  const double noise = detail::stepHoldSettings(m_timeStep).tolerance;  // m/s
+  return std::all_of(island.bodies.begin(), island.bodies.end(), [&](int index) {
+    const StepBody& body = m_bodies[index];
+    const btRigidBody& bullet = *body.rigidBody;
+    const btTransform& start = bullet.getCenterOfMassTransform();
+    const Written end = writtenOf(body);
+    double turn = 0;  // ‖ΔR‖_F ≥ the spectral norm: no point turns further than it × reach
+    for (int row = 0; row < 3; ++row)
+      turn += (end.frame.getBasis()[row] - start.getBasis()[row]).length2();
+    return (end.frame.getOrigin() - start.getOrigin()).length() <= noise * m_timeStep &&
+           std::sqrt(turn) * body.reach <= noise * m_timeStep &&
+           (end.linearVelocity - bullet.getLinearVelocity()).length() <= noise &&
+           (end.angularVelocity - bullet.getAngularVelocity()).length() * body.reach <= noise;
+  });
 }
 
 }  // namespace carom

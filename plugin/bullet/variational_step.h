@@ -207,9 +207,6 @@ class VariationalStep {
   };
   // An island's standing as a still island (still_islands.cpp).
   struct Stillness {
-    // The bytes of what its run reads (stillInputsOf), where it may be still: no joint, no
-    // kinematic partner.
-    std::optional<std::vector<unsigned char>> inputs;
     bool repeated = false;  // taken as the last step's repeat, not run
     bool heldOnce = false;  // run as an island at rest: held once, flowed to the end
   };
@@ -317,14 +314,16 @@ class VariationalStep {
   bool closesAfterHold(const Island& island);
   // Stages 4 and 5 for one island, from the start of the step to its end.
   void runIsland(Island& island, int id);
-  // Still islands (still_islands.cpp). The bytes of everything island's run reads, in a fixed
-  // order; nullopt for an island with a joint or a kinematic partner, never taken as still.
-  std::optional<std::vector<unsigned char>> stillInputsOf(const Island& island) const;
-  // Whether island `id` is the last step's still island again (DynamicsWorld::m_stillIslands):
-  // then its bodies stay as they are, its counts are the last step's, and it is not run.
+  // Still islands (still_islands.cpp). The bytes of everything the island's run reads, in a fixed
+  // order, its bodies as the step read them or, `atEnd`, as it will write them; nullopt for an
+  // island with a joint or a kinematic partner, never taken as still.
+  std::optional<std::vector<unsigned char>> stillInputsOf(const Island& island, bool atEnd) const;
+  // Whether island `id` is one the last step left still (DynamicsWorld::m_stillIslands), found as
+  // that step left it: then its bodies stay as they are, its counts are the last step's, and it is
+  // not run.
   bool repeatStillIsland(const Island& island, int id);
-  // Whether the island, held once and flowed (Stillness::heldOnce), ends the step exactly as it
-  // started it: every body's pose and velocities as the step read them.
+  // Whether the island, held once and flowed (Stillness::heldOnce), ends the step where it started
+  // it: every body's velocities within the start-of-step hold's tolerance ε, its pose within ε h.
   bool endedStill(const Island& island) const;
   Stillness& stillnessOf(int id);
   // Flows the island's bodies on by `alpha` of the step (to its next impact).

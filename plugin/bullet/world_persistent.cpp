@@ -368,9 +368,10 @@ void VariationalStep::applyPersistentEnd(const std::vector<Island>& islands) {
     const double energyRemoved = m_diagnostics.energyRemoved;
     stopHeldContacts(island, id);
     correctIslandDrift(island);
-    if (stillness.heldOnce && stillness.inputs && endedStill(island)) {
+    std::optional<std::vector<unsigned char>> inputs;
+    if (stillness.heldOnce && endedStill(island) && (inputs = stillInputsOf(island, true))) {
       DynamicsWorld::StillIsland& record = still[first];
-      record.inputs = std::move(*stillness.inputs);
+      record.inputs = std::move(*inputs);
       record.persistentContacts = m_countsOf[id].persistentContacts;
       // The energy guard's round-off (its removal moved no body by a bit).
       record.energyRemoved = m_diagnostics.energyRemoved - energyRemoved;
