@@ -11,6 +11,7 @@
 // moved, a friction changed, a body arriving) makes a different fingerprint, and the island runs.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #include "bt_eigen.h"
@@ -27,9 +28,11 @@ class Bytes {
   template <class T>
   void add(T value) {
     static_assert(std::is_arithmetic_v<T> || std::is_pointer_v<T>, "scalars only");
-    const auto* bytes = reinterpret_cast<const unsigned char*>(&value);
-    m_bytes.insert(m_bytes.end(), bytes, bytes + sizeof value);
+    const std::size_t end = m_bytes.size();
+    m_bytes.resize(end + sizeof value);
+    std::memcpy(m_bytes.data() + end, &value, sizeof value);
   }
+  void reserve(std::size_t bytes) { m_bytes.reserve(bytes); }
   void add(const double* values, int count) {
     for (int i = 0; i < count; ++i)
       add(values[i]);
@@ -79,6 +82,7 @@ VariationalStep::Stillness& VariationalStep::stillnessOf(int id) {
 std::optional<std::vector<unsigned char>> VariationalStep::stillInputsOf(const Island& island,
                                                                          bool atEnd) const {
   Bytes bytes;
+  bytes.reserve(400 * island.bodies.size() + 200 * island.pairs.size());
   // Read over all the step's bodies, these bound every island's holds.
   bytes.add(m_timeStep);
   bytes.add(m_restingSpeed);
@@ -113,10 +117,8 @@ std::optional<std::vector<unsigned char>> VariationalStep::stillInputsOf(const I
       bytes.addObject(*side);
       bytes.add(side->getWorldTransform());
     }
-    bytes.add(pair.childA);
+    bytes.add(pair.childA);  // its slack and facing follow from the poses
     bytes.add(pair.childB);
-    bytes.add(pair.slack);
-    bytes.add(pair.reversed);
     const core::impact::Material material = materialOf(pair.a, pair.b);
     bytes.add(static_cast<int>(material.impact));
     bytes.add(material.restitution);

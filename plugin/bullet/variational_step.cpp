@@ -137,6 +137,9 @@ void VariationalStep::runIsland(Island& island, int id) {
     m_now = 1;
     return;
   }
+  for (const int p : island.pairs) {
+    if (m_tracks[p].startGapPending) findStartGap(p);
+  }
   const bool resting = isResting(island);
   holdRestingContacts(island, id, 1.0, resting ? Hold::kResting : Hold::kStartOfStep);
   if (resting && !closesAfterHold(island)) {
@@ -366,7 +369,7 @@ void VariationalStep::findCandidatePairs() {
   for (int i = 0; i < cache->getNumOverlappingPairs(); ++i) {
     const btBroadphasePair& overlap = cache->getOverlappingPairArrayPtr()[i];
     addPair(static_cast<const btCollisionObject*>(overlap.m_pProxy0->m_clientObject),
-            static_cast<const btCollisionObject*>(overlap.m_pProxy1->m_clientObject));
+            static_cast<const btCollisionObject*>(overlap.m_pProxy1->m_clientObject), false);
   }
 }
 
@@ -375,7 +378,18 @@ int VariationalStep::stepIndexOf(const btCollisionObject* object) const {
   return found == m_indexOf.end() ? kFixed : found->second;
 }
 
-std::vector<int> VariationalStep::addPair(const btCollisionObject* a, const btCollisionObject* b) {
+void VariationalStep::findStartGap(int p) {
+  CandidatePair& pair = m_pairs[p];
+  PairTrack& track = m_tracks[p];
+  const Gap start = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
+  if (start.distance <= kContactTolerance)
+    pair.slack = kContactTolerance + std::max(0.0, -start.distance);
+  track.gapNow = start;  // the poses now: its island's next query reads it (gapNow)
+  track.startGapPending = false;
+}
+
+std::vector<int> VariationalStep::addPair(const btCollisionObject* a, const btCollisionObject* b,
+                                          bool startGapNow) {
   std::vector<int> added;
   if (!m_world.getDispatcher()->needsResponse(a, b)) return added;
   // Bodies a joint links with disableCollisionsBetweenLinkedBodies (or set to ignore each other),
@@ -387,13 +401,14 @@ std::vector<int> VariationalStep::addPair(const btCollisionObject* a, const btCo
     for (const int childB : childrenToPair(b, a)) {
       CandidatePair pair{a, b, bodyA, bodyB, childA, childB, 0.0};
       pair.reversed = facesAway(pair);
-      const Gap start = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
-      if (start.distance <= kContactTolerance)
-        pair.slack = kContactTolerance + std::max(0.0, -start.distance);
       const int p = static_cast<int>(m_pairs.size());
       m_pairs.push_back(pair);
       m_tracks.emplace_back();
-      m_tracks.back().gapNow = start;  // the poses now: its island's next query reads it (gapNow)
+      if (startGapNow) {
+        findStartGap(p);
+      } else {
+        m_tracks.back().startGapPending = true;
+      }
       for (const int body : {pair.bodyA, pair.bodyB}) {
         if (body != kFixed) m_pairsOf[body].push_back(p);
       }

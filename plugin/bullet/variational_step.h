@@ -150,6 +150,8 @@ struct PairTrack {
   std::optional<double> impactAt;
   // Its gap at its bodies' poses now, once found, until runIsland flows them on (gapNow).
   std::optional<Gap> gapNow;
+  // Its gap at the start of the step, and the slack it sets, not found yet (addPair).
+  bool startGapPending = false;
   // The last gap found at the poses of some instant (m), and those poses: a lower bound of its gap
   // at any later poses, less how far they have moved since (gapNowAtLeast).
   std::optional<double> lastGap;
@@ -289,8 +291,12 @@ class VariationalStep {
   // the islands they make.
   void findCandidatePairs();
   // The candidate pairs of the two objects (one per pair of their compounds' children), unless
-  // they need no response or neither moves: their indices.
-  std::vector<int> addPair(const btCollisionObject* a, const btCollisionObject* b);
+  // they need no response or neither moves: their indices. Their gaps now give their slack; left
+  // for later (`startGapNow` false: stage 3's pairs, whose island a still island's repeat may
+  // leave unrun), findStartGap finds them when their island runs.
+  std::vector<int> addPair(const btCollisionObject* a, const btCollisionObject* b,
+                           bool startGapNow = true);
+  void findStartGap(int p);
   // The children of `object`'s shape to pair with `partner`: a compound's children
   // (compoundChildrenOf), or the triangles of a mesh or heightfield within the box last searched
   // for the partner (m_searched) that are not paired with it yet, each kept in m_triangles.
