@@ -366,6 +366,8 @@ void VariationalStep::findCandidatePairs() {
     m_searched.emplace_back(proxy->m_aabbMin, proxy->m_aabbMax);
   }
   btOverlappingPairCache* cache = m_world.getBroadphase()->getOverlappingPairCache();
+  m_pairs.reserve(static_cast<std::size_t>(cache->getNumOverlappingPairs()));
+  m_tracks.reserve(static_cast<std::size_t>(cache->getNumOverlappingPairs()));
   for (int i = 0; i < cache->getNumOverlappingPairs(); ++i) {
     const btBroadphasePair& overlap = cache->getOverlappingPairArrayPtr()[i];
     addPair(static_cast<const btCollisionObject*>(overlap.m_pProxy0->m_clientObject),
