@@ -350,8 +350,9 @@ std::vector<int> VariationalStep::refreshTrials(const Island& island, double rem
 }
 
 void VariationalStep::findCandidatePairs() {
+  m_indexOf.assign(static_cast<std::size_t>(m_world.getNumCollisionObjects()), kFixed);
   for (std::size_t i = 0; i < m_bodies.size(); ++i) {
-    m_indexOf[m_bodies[i].rigidBody] = static_cast<int>(i);
+    m_indexOf[m_bodies[i].rigidBody->getWorldArrayIndex()] = static_cast<int>(i);
     // updateAabbs takes the union of the AABBs at the world and the interpolation transform
     // (digest §3.1): with the trial pose there, the AABB covers the whole step.
     m_bodies[i].rigidBody->setInterpolationWorldTransform(
@@ -376,8 +377,8 @@ void VariationalStep::findCandidatePairs() {
 }
 
 int VariationalStep::stepIndexOf(const btCollisionObject* object) const {
-  const auto found = m_indexOf.find(object);
-  return found == m_indexOf.end() ? kFixed : found->second;
+  const int slot = object->getWorldArrayIndex();
+  return slot >= 0 && slot < static_cast<int>(m_indexOf.size()) ? m_indexOf[slot] : kFixed;
 }
 
 void VariationalStep::findStartGap(int p) {

@@ -529,7 +529,8 @@ class VariationalStep {
   std::vector<core::BodyState> m_trial;  // per step body: its trial pose (stage 2)
   std::vector<int> m_slot;      // per step body: its place in its island's body list, or −1
   std::vector<int> m_islandOf;  // per step body: its island, or −1
-  std::unordered_map<const btCollisionObject*, int> m_indexOf;  // step bodies by object
+  // Step bodies by their objects' place in the world's collision object array, kFixed where none.
+  std::vector<int> m_indexOf;
   std::vector<CandidatePair> m_pairs;
   std::vector<PairTrack> m_tracks;  // per pair
   std::vector<bool> m_stale;        // per step body: struck or held since its trial was flowed
