@@ -24,8 +24,8 @@ using core::joints::JointType;
 constexpr const char* kSupported =
     "supported in variational mode: btPoint2PointConstraint, btHingeConstraint, "
     "btSliderConstraint and btFixedConstraint (a btGeneric6DofSpring2Constraint with every axis "
-    "locked), a hinge with its limit and motor, without a slider's limits or motors, breaking "
-    "thresholds or feedback; use solver.kind = \"lcp\" for the others";
+    "locked), hinges and sliders with their limits and motors, without breaking thresholds or "
+    "feedback; use solver.kind = \"lcp\" for the others";
 
 // btFixedConstraint is a btGeneric6DofSpring2Constraint with every axis locked at 0 (its type is
 // Bullet's D6_SPRING_2_CONSTRAINT_TYPE): such a joint, whatever its class, is a weld; one with an
@@ -129,13 +129,15 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
     }
     case SLIDER_CONSTRAINT_TYPE: {
       auto& slider = static_cast<btSliderConstraint&>(joint);
-      if (slider.getLowerLinLimit() <= slider.getUpperLinLimit())
-        refuse(" with a linear limit (lower <= upper)");
       if (slider.getLowerAngLimit() != 0 || slider.getUpperAngLimit() != 0)
         refuse(
             " with its rotation about the axis free or limited (angular limits other than [0, 0])");
-      if (slider.getPoweredLinMotor() || slider.getPoweredAngMotor())
-        refuse(" with a motor enabled");
+      if (slider.getPoweredAngMotor()) refuse(" with its angular motor enabled");
+      try {
+        requireSliderDrive(slider, where + ": " + name);
+      } catch (const Error& refused) {
+        throw Error(refused.what() + std::string(" (") + kSupported + ")");
+      }
       break;
     }
     default:
@@ -154,7 +156,7 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
 }
 
 StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>& bodies,
-                        const std::vector<core::MassProperties>& masses) {
+                        const std::vector<core::MassProperties>& masses, double timeStep) {
   std::unordered_map<const btRigidBody*, int> indexOf;
   for (std::size_t i = 0; i < bodies.size(); ++i)
     indexOf[bodies[i]] = static_cast<int>(i);
@@ -176,7 +178,7 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
   }
   StepJoints out{{}, std::vector<int>(bodies.size(), -1)};
   if (joints.empty()) return out;
-  std::vector<std::vector<HingeDrive>> drivesOf;
+  std::vector<std::vector<JointDrive>> drivesOf;
   std::vector<int> groupOfRoot(bodies.size(), -1);
   std::vector<std::vector<Joint>> jointsOf;
   std::vector<std::vector<int>> bodiesOf;
@@ -204,9 +206,13 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
       groupFor(side->body);
       side->body = localIndex[side->body];
     }
+    const int index = static_cast<int>(jointsOf[group].size());
     if (sources[j]->getConstraintType() == HINGE_CONSTRAINT_TYPE) {
-      const HingeDrive drive = hingeDriveOf(static_cast<btHingeConstraint&>(*sources[j]),
-                                            static_cast<int>(jointsOf[group].size()));
+      const JointDrive drive = hingeDriveOf(static_cast<btHingeConstraint&>(*sources[j]), index);
+      if (drive.driven()) drivesOf[group].push_back(drive);
+    } else if (sources[j]->getConstraintType() == SLIDER_CONSTRAINT_TYPE) {
+      const JointDrive drive =
+          sliderDriveOf(static_cast<btSliderConstraint&>(*sources[j]), index, timeStep);
       if (drive.driven()) drivesOf[group].push_back(drive);
     }
     jointsOf[group].push_back(joint);

@@ -21,7 +21,7 @@ namespace carom::detail {
 
 // Throws carom::Error, starting with `where` and naming what it refuses, unless the variational
 // step holds `joint` exactly: a point-to-point, hinge, slider or fixed joint; a hinge's limit and
-// motor as requireHingeDrive allows them (variational_limits.h), a slider without a limit or motor
+// motor as requireJointDrive allows them (variational_limits.h), a slider without a limit or motor
 // (its rotation about its axis locked, as Bullet's default angular limits [0, 0] lock it); without
 // a finite breaking threshold (the step does not break joints) or feedback (it writes no applied
 // impulse), and not on a kinematic body (a moving frame the step cannot flow).
@@ -32,11 +32,13 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
 struct JointGroup {
   std::vector<int> bodies;  // step-body indices, the system's body i being bodies[i]
   core::joints::JointedSystem system;
-  std::vector<HingeDrive> drives;  // its hinges' limits and motors, those that have any
+  std::vector<JointDrive>
+      drives;  // its hinges' and sliders' limits and motors, where they have any
 };
 
 // The joint groups of the world's enabled joints between `bodies` (the step's active dynamic
-// bodies, with their mass properties) and static objects, and each body's group (−1 for none).
+// bodies, with their mass properties) and static objects, and each body's group (−1 for none), a
+// slider motor's impulse for steps of `timeStep` (s).
 // A joint whose bodies are all outside the step (asleep) is left out. Throws carom::Error as
 // requireVariationalJoint does, and for a joint between a step body and a dynamic body outside
 // the step (asleep while its partner is awake).
@@ -45,7 +47,7 @@ struct StepJoints {
   std::vector<int> groupOf;  // per step body
 };
 StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>& bodies,
-                        const std::vector<core::MassProperties>& masses);
+                        const std::vector<core::MassProperties>& masses, double timeStep);
 
 // The group's joint rows at `states` (the group's bodies' states, in its order) as velocity-level
 // equality rows (core::contact::JointRow) between list indices `slots[i]` (group body i's place

@@ -31,7 +31,7 @@ double wrapped(double angle) {
   return std::atan2(std::sin(angle), std::cos(angle));
 }
 
-// One stop of a hinge: side +1 the low stop (φ = θ − low), −1 the high one (φ = high − θ).
+// One stop of a joint: side +1 the low stop (φ = s − low), −1 the high one (φ = high − s).
 struct Stop {
   int drive;
   double side;
@@ -43,11 +43,22 @@ core::Mat3 axesOf(const core::joints::JointFrame& frame, const std::vector<BodyS
   return states[frame.body].R * frame.basis;
 }
 
-// φ of a stop: the distance of θ from the stop on the admissible side (rad), θ taken within π of
-// the range's centre.
-double gapOf(const JointedSystem& system, const HingeDrive& drive, double side,
+// A joint's side's pivot in the world (p = x + Rρ), and its lever p − x (zero on the world).
+Vec3 pivotOf(const core::joints::JointFrame& frame, const std::vector<BodyState>& states) {
+  if (frame.body == core::joints::kWorld) return frame.pivot;
+  return states[frame.body].x + states[frame.body].R * frame.pivot;
+}
+Vec3 leverOf(const core::joints::JointFrame& frame, const std::vector<BodyState>& states) {
+  if (frame.body == core::joints::kWorld) return Vec3::Zero();
+  return states[frame.body].R * frame.pivot;
+}
+
+// φ of a stop: the distance of s from the stop on the admissible side (rad or m), a hinge's angle
+// taken within π of the range's centre.
+double gapOf(const JointedSystem& system, const JointDrive& drive, double side,
              const std::vector<BodyState>& states) {
-  const double offset = wrapped(hingeAngle(system, drive, states) - drive.center);
+  const double position = jointPosition(system, drive, states);
+  const double offset = drive.linear ? position - drive.center : wrapped(position - drive.center);
   return drive.halfRange + side * offset;
 }
 
@@ -62,21 +73,29 @@ core::impact::ContactBody contactBodyOf(const core::MassProperties& mass, const 
   return body;
 }
 
-// The row θ̇ · side of a hinge (φ̇ of its stop on `side`; θ̇ itself for side 1): an angular row
-// sign·side·(ω_A − ω_B)·z_A between the joint's bodies.
-core::contact::JointRow angleRowOf(const JointedSystem& system, const HingeDrive& drive,
-                                   double side, const std::vector<BodyState>& states) {
+// The row ṡ · side of a joint (φ̇ of its stop on `side`; ṡ itself for side 1) between its bodies:
+// a hinge's sign·side·(ω_A − ω_B)·z_A; a slider's d/dt of sign·side·(p_B − p_A)·x_A, which with
+// d = p_B − p_A, levers r and ẋ_A = ω_A × x_A is (v_B − v_A)·x + ω_B·(r_B × x) + ω_A·(x × (r_A +
+// d)).
+core::contact::JointRow positionRowOf(const JointedSystem& system, const JointDrive& drive,
+                                      double side, const std::vector<BodyState>& states) {
   const core::joints::Joint& joint = system.joints()[drive.joint];
-  const Vec3 axis = axesOf(joint.a, states).col(2) * (drive.sign * side);
+  const double scale = drive.sign * side;
   core::contact::JointRow row;
-  if (joint.a.body != core::joints::kWorld) {
-    row.bodyA = joint.a.body;
+  row.bodyA = joint.a.body == core::joints::kWorld ? core::contact::kWorld : joint.a.body;
+  row.bodyB = joint.b.body == core::joints::kWorld ? core::contact::kWorld : joint.b.body;
+  if (!drive.linear) {
+    const Vec3 axis = axesOf(joint.a, states).col(2) * scale;
     row.angularA = axis;
-  }
-  if (joint.b.body != core::joints::kWorld) {
-    row.bodyB = joint.b.body;
     row.angularB = -axis;
+    return row;
   }
+  const Vec3 x = axesOf(joint.a, states).col(0) * scale;
+  const Vec3 d = pivotOf(joint.b, states) - pivotOf(joint.a, states);
+  row.linearA = -x;
+  row.angularA = x.cross(leverOf(joint.a, states) + d);
+  row.linearB = x;
+  row.angularB = leverOf(joint.b, states).cross(x);
   return row;
 }
 
@@ -132,24 +151,30 @@ void strikeRow(const JointedSystem& system, std::vector<BodyState>& states,
 
 // Newton's restitution at a stop: an approaching φ̇ = v < 0 leaves at −e v.
 void strikeStop(const JointedSystem& system, std::vector<BodyState>& states,
-                const HingeDrive& drive, double side, double restitution) {
-  strikeRow(system, states, angleRowOf(system, drive, side, states),
+                const JointDrive& drive, double side, double restitution) {
+  strikeRow(system, states, positionRowOf(system, drive, side, states),
             [&](double v, double w) { return v < 0 ? -(1 + restitution) * v / w : 0.0; });
 }
 
-// The system with the hinges of `locked` stops welded at those stops: each such hinge a fixed
-// joint whose B frame is turned about its z axis by the stop's raw angle, so that the weld's
-// x_A·y_B = 0 holds the hinge at θ = the stop (y_B·x_A = sin(θ/sign) for the turned frame's y).
-JointedSystem lockedSystem(const JointedSystem& system, const std::vector<HingeDrive>& drives,
+// The system with the joints of `locked` stops welded at those stops, each a fixed joint (its
+// rows hold the frames aligned and their origins together). A hinge's B frame is turned about its
+// z axis by the stop's raw angle θ/sign, so that the weld's x_A·y_B = 0 holds θ at the stop (for
+// the turned frame y_B·x_A = sin(θ/sign − raw)); a slider's A origin is moved along x_A by the
+// stop's s/sign, so that the weld's p_B = p_A holds s at the stop.
+JointedSystem lockedSystem(const JointedSystem& system, const std::vector<JointDrive>& drives,
                            const std::vector<Stop>& stops, const std::vector<bool>& locked) {
   std::vector<core::joints::Joint> joints = system.joints();
   for (std::size_t k = 0; k < stops.size(); ++k) {
     if (!locked[k]) continue;
-    const HingeDrive& drive = drives[stops[k].drive];
+    const JointDrive& drive = drives[stops[k].drive];
     const double raw = drive.sign * (drive.center - stops[k].side * drive.halfRange);
     core::joints::Joint& joint = joints[drive.joint];
     joint.type = core::joints::JointType::kFixed;
-    joint.b.basis = joint.b.basis * Eigen::AngleAxisd(raw, Vec3::UnitZ()).toRotationMatrix();
+    if (drive.linear) {
+      joint.a.pivot += joint.a.basis.col(0) * raw;
+    } else {
+      joint.b.basis = joint.b.basis * Eigen::AngleAxisd(raw, Vec3::UnitZ()).toRotationMatrix();
+    }
   }
   return JointedSystem(system.bodies(), std::move(joints));
 }
@@ -181,8 +206,8 @@ void requireHingeDrive(btHingeConstraint& hinge, const std::string& what) {
   }
 }
 
-HingeDrive hingeDriveOf(btHingeConstraint& hinge, int joint) {
-  HingeDrive drive;
+JointDrive hingeDriveOf(btHingeConstraint& hinge, int joint) {
+  JointDrive drive;
   drive.joint = joint;
   drive.sign = hinge.getUseReferenceFrameA() ? -1.0 : 1.0;  // m_referenceSign
   if (hinge.hasLimit()) {
@@ -201,26 +226,76 @@ HingeDrive hingeDriveOf(btHingeConstraint& hinge, int joint) {
   return drive;
 }
 
-double hingeAngle(const JointedSystem& system, const HingeDrive& drive,
-                  const std::vector<BodyState>& states) {
+void requireSliderDrive(btSliderConstraint& slider, const std::string& what) {
+  const auto refuse = [&](const std::string& why) {
+    throw Error(what + " with " + why + " is not supported in variational mode");
+  };
+  const double low = slider.getLowerLinLimit(), high = slider.getUpperLinLimit();
+  if (low == high) {
+    refuse(
+        "a linear limit whose lower equals its upper (Bullet locks the slider there; use "
+        "btFixedConstraint)");
+  }
+  if (low < high) {
+    if (!std::isfinite(low) || !std::isfinite(high)) refuse("a linear limit that is not finite");
+    const double damping = slider.getDampingLimLin(), softness = slider.getSoftnessLimLin();
+    if (!(damping >= 0 && damping <= 2) || !(softness >= 0 && softness <= 1)) {
+      std::ostringstream why;
+      why << "a linear limit whose bounce is outside [0, 1] (dampingLimLin " << damping
+          << " outside [0, 2] or softnessLimLin " << softness
+          << " outside [0, 1]; the stop's restitution is |1 − dampingLimLin| × softnessLimLin)";
+      refuse(why.str());
+    }
+  }
+  if (slider.getPoweredLinMotor()) {
+    if (!std::isfinite(slider.getTargetLinMotorVelocity()))
+      refuse("a linear motor whose target velocity is not finite");
+    if (!(slider.getMaxLinMotorForce() >= 0 && std::isfinite(slider.getMaxLinMotorForce())))
+      refuse("a linear motor whose maxLinMotorForce is negative or not finite");
+  }
+}
+
+JointDrive sliderDriveOf(btSliderConstraint& slider, int joint, double timeStep) {
+  JointDrive drive;
+  drive.joint = joint;
+  drive.linear = true;
+  drive.sign = slider.getUseLinearReferenceFrameA() ? 1.0 : -1.0;
+  const double low = slider.getLowerLinLimit(), high = slider.getUpperLinLimit();
+  if (low < high) {
+    drive.center = 0.5 * (low + high);
+    drive.halfRange = 0.5 * (high - low);
+    drive.bounce = std::abs(1 - slider.getDampingLimLin()) * slider.getSoftnessLimLin();
+  }
+  drive.motor = slider.getPoweredLinMotor();
+  drive.targetSpeed = slider.getTargetLinMotorVelocity();
+  // Bullet bounds the motor row's impulse by the force over the solver's rate (getInfo2).
+  drive.maxImpulse = slider.getMaxLinMotorForce() * timeStep;
+  return drive;
+}
+
+double jointPosition(const JointedSystem& system, const JointDrive& drive,
+                     const std::vector<BodyState>& states) {
   const core::joints::Joint& joint = system.joints()[drive.joint];
-  const core::Mat3 a = axesOf(joint.a, states), b = axesOf(joint.b, states);
+  const core::Mat3 a = axesOf(joint.a, states);
+  if (drive.linear)
+    return drive.sign * (pivotOf(joint.b, states) - pivotOf(joint.a, states)).dot(a.col(0));
+  const core::Mat3 b = axesOf(joint.b, states);
   return drive.sign * std::atan2(b.col(1).dot(a.col(0)), b.col(1).dot(a.col(1)));
 }
 
 std::vector<BodyState> flowWithStops(const JointedSystem& system,
-                                     const std::vector<HingeDrive>& drives,
+                                     const std::vector<JointDrive>& drives,
                                      const std::vector<BodyState>& states, double h,
                                      const GroupFlow& flow) {
   std::vector<Stop> stops;
   for (std::size_t d = 0; d < drives.size(); ++d) {
-    if (!drives[d].limited() || drives[d].halfRange >= kPi) continue;
+    if (!drives[d].limited() || (!drives[d].linear && drives[d].halfRange >= kPi)) continue;
     stops.push_back({static_cast<int>(d), 1.0});
     stops.push_back({static_cast<int>(d), -1.0});
   }
   if (stops.empty()) return flow(system, states, h);
   std::vector<bool> locked(stops.size(), false);
-  const auto hingeLocked = [&](int drive) {
+  const auto welded = [&](int drive) {
     for (std::size_t k = 0; k < stops.size(); ++k) {
       if (locked[k] && stops[k].drive == drive) return true;
     }
@@ -236,8 +311,8 @@ std::vector<BodyState> flowWithStops(const JointedSystem& system,
     double alpha = 1;
     for (std::size_t k = 0; k < stops.size(); ++k) {
       const Stop& stop = stops[k];
-      const HingeDrive& drive = drives[stop.drive];
-      if (hingeLocked(stop.drive)) continue;
+      const JointDrive& drive = drives[stop.drive];
+      if (welded(stop.drive)) continue;
       const double phiEnd = gapOf(held, drive, stop.side, end);
       if (!(phiEnd < 0)) continue;
       const double phiNow = gapOf(held, drive, stop.side, now);
@@ -248,7 +323,7 @@ std::vector<BodyState> flowWithStops(const JointedSystem& system,
         };
         const core::RootResult root = core::locateRoot(phiAt, 0, phiNow, 1, phiEnd);
         if (root.status != core::RootStatus::kConverged) {
-          throw Error("variational step: a hinge stop's instant could not be located (" +
+          throw Error("variational step: a joint stop's instant could not be located (" +
                       std::string(core::toString(root.status)) + ")");
         }
         at = root.alpha;
@@ -260,13 +335,13 @@ std::vector<BodyState> flowWithStops(const JointedSystem& system,
     }
     if (first < 0) return end;
     if (strikes == kMaxStopStrikes) {
-      throw Error("variational step: hinge stops struck " + std::to_string(kMaxStopStrikes) +
+      throw Error("variational step: joint stops struck " + std::to_string(kMaxStopStrikes) +
                   " times in one flow of their joint group; take a smaller timestep");
     }
     if (alpha > 0) now = flow(held, now, alpha * rest);
     rest *= 1 - alpha;
     const Stop& stop = stops[first];
-    const HingeDrive& drive = drives[stop.drive];
+    const JointDrive& drive = drives[stop.drive];
     strikeStop(held, now, drive, stop.side, drive.bounce);
     if (!(rest > 0)) return now;
     end = flow(held, now, rest);
@@ -280,11 +355,11 @@ std::vector<BodyState> flowWithStops(const JointedSystem& system,
   }
 }
 
-void kickMotors(const JointedSystem& system, const std::vector<HingeDrive>& drives,
+void kickMotors(const JointedSystem& system, const std::vector<JointDrive>& drives,
                 std::vector<BodyState>& states) {
-  for (const HingeDrive& drive : drives) {
+  for (const JointDrive& drive : drives) {
     if (!drive.motor) continue;
-    strikeRow(system, states, angleRowOf(system, drive, 1.0, states), [&](double v, double w) {
+    strikeRow(system, states, positionRowOf(system, drive, 1.0, states), [&](double v, double w) {
       return std::clamp((drive.targetSpeed - v) / w, -drive.maxImpulse, drive.maxImpulse);
     });
   }

@@ -74,7 +74,7 @@ StepDiagnostics VariationalStep::run() {
       rigidBodies.push_back(body.rigidBody);
       masses.push_back(body.mass);
     }
-    m_joints = detail::stepJointsOf(m_world, rigidBodies, masses);
+    m_joints = detail::stepJointsOf(m_world, rigidBodies, masses, m_timeStep);
   }
   kickMotors();
   for (const StepBody& body : m_bodies) {
@@ -271,7 +271,7 @@ std::vector<core::BodyState> VariationalStep::flowGroup(
     }
     return result.states;
   };
-  // Hinge stops (variational_limits.h) are struck inside the flow, wherever it is asked.
+  // Joint stops (variational_limits.h) are struck inside the flow, wherever it is asked.
   return detail::flowWithStops(group.system, group.drives, states, fraction * m_timeStep, flow);
 }
 

@@ -208,7 +208,7 @@ class VariationalStep {
 
   // Stage 1: the active dynamic bodies as core states.
   void readBodies();
-  // The hinge motors' kicks of the step (variational_limits.h), before the step's start is kept.
+  // The joint motors' kicks of the step (variational_limits.h), before the step's start is kept.
   void kickMotors();
   // Stages 4 and 5 for island `id`, its impact events and diagnostics kept apart as its own.
   void runAndCount(std::vector<Island>& islands, int id);

@@ -256,9 +256,9 @@ TEST(JointsVariational, WhatItCannotHoldIsRefusedByName) {
   limited.setLimit(-1, 1, 0.9, 0.3, 2.0);  // a bounce above 1 (variational_limits_test.cpp)
   test::expectErrorNaming([&] { scene.world().addConstraint(&limited); }, "relaxationFactor");
   btSliderConstraint slider(*a, *b, identity, identity, true);
-  slider.setLowerLinLimit(-1);
-  slider.setUpperLinLimit(1);
-  test::expectErrorNaming([&] { scene.world().addConstraint(&slider); }, "linear limit");
+  slider.setLowerAngLimit(-1);  // free to turn about its axis
+  slider.setUpperAngLimit(1);
+  test::expectErrorNaming([&] { scene.world().addConstraint(&slider); }, "rotation about the axis");
   btPoint2PointConstraint breaking(*a, btVector3(0, 0.5, 0));
   breaking.setBreakingImpulseThreshold(10);
   test::expectErrorNaming([&] { scene.world().addConstraint(&breaking); }, "breaking");

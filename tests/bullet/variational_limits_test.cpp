@@ -1,13 +1,17 @@
-// Hinge limits and motors in variational mode (plugin/bullet/variational_limits.h): a stop struck
-// at its instant inside the step by Newton's restitution with the joints held, a hinge resting on
-// its stop held there, a motor's bounded kick. Expected values are closed forms: of the motion, or,
-// for an instant inside a step, of the LGVI's own discrete flow (a free rotation about a principal
-// axis turns by asin(h ω) in a step of h, Tran & Leok (5.9c)), never this code's output.
+// Hinge and slider limits and motors in variational mode (plugin/bullet/variational_limits.h): a
+// stop struck at its instant inside the step by Newton's restitution with the joints held, a hinge
+// resting on its stop held there, a motor's bounded kick. Expected values are closed forms: of the
+// motion, or, for an instant inside a step, of the LGVI's own discrete flow (a free rotation about
+// a principal axis turns by asin(h ω) in a step of h, Tran & Leok (5.9c)), never this code's
+// output.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <utility>
+
+#include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
 
 #include "carom/carom.h"
 #include "joint_scenes.h"
@@ -221,6 +225,196 @@ TEST(JointLimitsVariational, MotorAcceleratesAtItsBoundedRateThenHoldsItsTarget)
   EXPECT_LT(worstHold, 1e-10 * target);
 }
 
+// A 1 kg box (0.2 m cube) on a slider to the world along x at (0, 2, 0). Bullet's position s is
+// (p_B − p_A)·x_A with useLinearReferenceFrameA, A the box and B the world: s = −Δx.
+struct SlidingBox {
+  explicit SlidingBox(SolverKind kind = SolverKind::variational) : scene(test::configWith(kind)) {
+    box = scene.add(new btBoxShape(btVector3(0.1, 0.1, 0.1)), 1.0, start);
+    slider = std::make_unique<btSliderConstraint>(
+        *box, btTypedConstraint::getFixedBody(), btTransform::getIdentity(),
+        btTransform(btQuaternion::getIdentity(), start), true);
+    slider->setLowerLinLimit(1);  // free until a test limits it
+    slider->setUpperLinLimit(-1);
+  }
+  void add() { scene.world().addConstraint(slider.get(), true); }
+  // Bullet's own reading of the slider's position (m).
+  double position() {
+    slider->calculateTransforms(box->getCenterOfMassTransform(),
+                                btTypedConstraint::getFixedBody().getCenterOfMassTransform());
+    slider->testLinLimits();  // where Bullet keeps it
+    return slider->getLinearPos();
+  }
+  double speed() const { return box->getLinearVelocity().x(); }  // m/s, along x
+  btVector3 start{0, 2, 0};
+  Scene<DynamicsWorld> scene;
+  btRigidBody* box;
+  std::unique_ptr<btSliderConstraint> slider;
+};
+
+// Sliding at 1.5 m/s without gravity between stops at s = −0.5 m and 0.3 m, elastic
+// (|1 − dampingLimLin| × softnessLimLin = 1): the LGVI's translation is exact, so the first strike
+// comes at 0.5 m / 1.5 m/s, found from where the box is at the end of that step; each strike
+// reverses the velocity and keeps the energy.
+TEST(JointLimitsVariational, SliderStopsStrikeAtTheirInstantAndKeepTheEnergy) {
+  const double h = 1.0 / 60, v = 1.5, low = -0.5, high = 0.3;
+  SlidingBox slider;
+  slider.scene.world().setGravity(btVector3(0, 0, 0));
+  slider.slider->setLowerLinLimit(low);
+  slider.slider->setUpperLinLimit(high);
+  slider.slider->setDampingLimLin(0.0);
+  slider.add();
+  slider.box->setLinearVelocity(btVector3(v, 0, 0));
+  const double instant = -low / v;
+  int reversals = 0;
+  double lastSpeed = v, worstSpeed = 0, beyond = 0;
+  for (int i = 1; i <= 170; ++i) {  // 2.8 s: strikes at 1/3 s, then every 0.53 s
+    slider.scene.world().stepSimulation(h, 1, h);
+    const double s = slider.position();
+    beyond = std::max({beyond, low - s, s - high});
+    if (i == 1) {
+      EXPECT_NEAR(s, -v * h, 1e-15);  // Bullet's s is −Δx, as the step's
+    }
+    if (slider.speed() * lastSpeed < 0) {
+      if (++reversals == 1) {
+        // Struck at the low stop, it has come back by v (t − t*) since.
+        const double struck = i * h - (s - low) / v;
+        RecordProperty("sliderInstantError", test::scientific(struck - instant));
+        EXPECT_NEAR(struck, instant, 1e-9);
+      }
+    }
+    lastSpeed = slider.speed();
+    worstSpeed = std::max(worstSpeed, std::abs(std::abs(slider.speed()) - v));
+  }
+  RecordProperty("sliderSpeedError", test::scientific(worstSpeed));
+  EXPECT_EQ(reversals, 5);
+  EXPECT_LT(worstSpeed, 1e-12 * v);
+  EXPECT_LT(beyond, 1e-12);
+  EXPECT_LT(slider.box->getAngularVelocity().length(), 1e-12);
+}
+
+// Gravity along the slider (+x) carries the box onto its low stop, plastic by Bullet's default
+// dampingLimLin of 1, where it rests without creeping through.
+TEST(JointLimitsVariational, SliderRestsOnAPlasticStop) {
+  const double h = 1.0 / 240, low = -0.5;
+  SlidingBox slider;
+  slider.scene.world().setGravity(btVector3(kG, 0, 0));
+  slider.slider->setLowerLinLimit(low);
+  slider.slider->setUpperLinLimit(0.3);
+  slider.add();
+  int struck = -1;
+  double offStop = 0, fastest = 0;
+  for (int i = 0; i < 480; ++i) {  // 2 s; it falls 0.5 m in 0.32 s
+    slider.scene.world().stepSimulation(h, 1, h);
+    const double s = slider.position();
+    if (struck < 0 && s < low + 1e-9) struck = i;
+    if (struck >= 0) {
+      offStop = std::max(offStop, std::abs(s - low));
+      fastest = std::max(fastest, slider.box->getLinearVelocity().length());
+    }
+  }
+  RecordProperty("sliderOffStop", test::scientific(offStop));
+  ASSERT_GE(struck, 0) << "never reached its stop";
+  EXPECT_LT(offStop, 1e-9);
+  EXPECT_LT(fastest, 1e-9);
+}
+
+// A slider motor toward s' = 2 m/s with at most 5 N: each step's kick adds 5 N × h of momentum
+// until the target is reached, which it then holds; lcp mode (Bullet's rows) drives the same way.
+TEST(JointLimitsVariational, SliderMotorAcceleratesAtItsBoundedRateThenHoldsItsTarget) {
+  const double h = 1.0 / 240, target = 2.0, force = 5.0;
+  const double rate = force * h;  // m/s a step, for 1 kg
+  const int capped = static_cast<int>(std::floor(target / rate));
+  double worstRamp = 0, worstHold = 0;
+  for (const SolverKind kind : {SolverKind::variational, SolverKind::lcp}) {
+    SlidingBox slider(kind);
+    slider.scene.world().setGravity(btVector3(0, 0, 0));
+    slider.slider->setPoweredLinMotor(true);
+    slider.slider->setTargetLinMotorVelocity(target);
+    slider.slider->setMaxLinMotorForce(force);
+    slider.add();
+    for (int n = 1; n <= capped + 50; ++n) {
+      slider.scene.world().stepSimulation(h, 1, h);
+      const double sDot = -slider.speed();  // s = −Δx
+      if (kind == SolverKind::lcp) {
+        if (n == 10) {
+          EXPECT_NEAR(sDot, 10 * rate, 1e-3 * rate) << "lcp mode";
+        }
+        continue;
+      }
+      if (n <= capped) {
+        worstRamp = std::max(worstRamp, std::abs(sDot - n * rate));
+      } else {
+        worstHold = std::max(worstHold, std::abs(sDot - target));
+      }
+    }
+  }
+  RecordProperty("sliderRampError", test::scientific(worstRamp));
+  RecordProperty("sliderHoldError", test::scientific(worstHold));
+  EXPECT_LT(worstRamp, 1e-12 * target);
+  EXPECT_LT(worstHold, 1e-12 * target);
+}
+
+// Two 1 kg boxes on a slider between them, spinning together at 1 rad/s about z while they slide
+// apart at 1 m/s, elastic stops at 0.2 m and 0.8 m apart, no gravity: the strikes are internal, so
+// the pair's linear and angular momentum stay as they were (to round-off: the constrained LGVI
+// keeps them exactly), the stops are never passed, and the boxes turn back.
+TEST(JointLimitsVariational, SpinningSliderPairKeepsItsMomentaThroughItsStrikes) {
+  Scene<DynamicsWorld> scene(test::configWith(SolverKind::variational));
+  scene.world().setGravity(btVector3(0, 0, 0));
+  const btVector3 centre(0, 2, 0), spin(0, 0, 1.0);
+  btRigidBody* a =
+      scene.add(new btBoxShape(btVector3(0.1, 0.1, 0.1)), 1.0, centre - btVector3(0.3, 0, 0));
+  btRigidBody* b =
+      scene.add(new btBoxShape(btVector3(0.1, 0.1, 0.1)), 1.0, centre + btVector3(0.3, 0, 0));
+  for (btRigidBody* body : {a, b}) {
+    const btVector3 arm = body->getCenterOfMassPosition() - centre;
+    body->setLinearVelocity(arm / arm.length() * 0.5 + spin.cross(arm));
+    body->setAngularVelocity(spin);
+  }
+  // The slider's frames off the boxes' centres (levers of their own in the stops' rows).
+  const btTransform frame(btQuaternion::getIdentity(), btVector3(0, 0.1, 0.05));
+  btSliderConstraint slider(*a, *b, frame, frame, true);
+  slider.setLowerLinLimit(0.2);
+  slider.setUpperLinLimit(0.8);
+  slider.setDampingLimLin(0.0);  // elastic
+  scene.world().addConstraint(&slider, true);
+  const auto momenta = [&] {
+    btVector3 linear(0, 0, 0), angular(0, 0, 0);
+    for (btRigidBody* body : {a, b}) {
+      linear += body->getLinearVelocity();  // 1 kg
+      angular += body->getCenterOfMassPosition().cross(body->getLinearVelocity()) +
+                 body->getInvInertiaTensorWorld().inverse() * body->getAngularVelocity();
+    }
+    return std::make_pair(linear, angular);
+  };
+  const auto [linear0, angular0] = momenta();
+  const double h = 1.0 / 240;
+  double worstLinear = 0, worstAngular = 0, beyond = 0;
+  int reversals = 0;
+  double lastRate = 1;
+  for (int i = 0; i < 240; ++i) {  // 1 s: strikes at about 0.2 s and 0.8 s
+    scene.world().stepSimulation(h, 1, h);
+    const auto [linear, angular] = momenta();
+    worstLinear = std::max(worstLinear, (linear - linear0).length());
+    worstAngular = std::max(worstAngular, (angular - angular0).length() / angular0.length());
+    slider.calculateTransforms(a->getCenterOfMassTransform(), b->getCenterOfMassTransform());
+    slider.testLinLimits();
+    const double s = slider.getLinearPos();
+    beyond = std::max({beyond, 0.2 - s, s - 0.8});
+    const btVector3 axis = a->getCenterOfMassTransform().getBasis().getColumn(0);
+    const double rate = (b->getLinearVelocity() - a->getLinearVelocity()).dot(axis);
+    if (rate * lastRate < 0) ++reversals;
+    lastRate = rate;
+  }
+  RecordProperty("pairLinear", test::scientific(worstLinear));
+  RecordProperty("pairAngular", test::scientific(worstAngular));
+  RecordProperty("pairBeyond", test::scientific(beyond));
+  EXPECT_GE(reversals, 2);
+  EXPECT_LT(worstLinear, 1e-12);
+  EXPECT_LT(worstAngular, 1e-12);
+  EXPECT_LT(beyond, 1e-9);
+}
+
 // What the step cannot hold is refused by name at addConstraint, which adds nothing.
 TEST(JointLimitsVariational, UnsupportedLimitsAreRefusedByName) {
   Rod rod(true);
@@ -234,6 +428,18 @@ TEST(JointLimitsVariational, UnsupportedLimitsAreRefusedByName) {
   rod.hinge->enableAngularMotor(true, 1.0, -1.0);
   test::expectErrorNaming([&] { rod.add(); }, "maxMotorImpulse");
   EXPECT_EQ(rod.scene.world().getNumConstraints(), 0);
+
+  SlidingBox slider;
+  slider.slider->setLowerLinLimit(0.2);
+  slider.slider->setUpperLinLimit(0.2);
+  test::expectErrorNaming([&] { slider.add(); }, "lower equals its upper");
+  slider.slider->setUpperLinLimit(0.5);
+  slider.slider->setDampingLimLin(2.5);
+  test::expectErrorNaming([&] { slider.add(); }, "dampingLimLin");
+  slider.slider->setDampingLimLin(1.0);
+  slider.slider->setPoweredAngMotor(true);
+  test::expectErrorNaming([&] { slider.add(); }, "angular motor");
+  EXPECT_EQ(slider.scene.world().getNumConstraints(), 0);
 }
 
 }  // namespace
