@@ -355,6 +355,25 @@ std::vector<BodyState> flowWithStops(const JointedSystem& system,
   }
 }
 
+std::vector<core::contact::JointRow> touchingStopRows(const JointedSystem& system,
+                                                      const std::vector<JointDrive>& drives,
+                                                      const std::vector<BodyState>& states,
+                                                      const std::vector<int>& slots) {
+  std::vector<core::contact::JointRow> rows;
+  for (const JointDrive& drive : drives) {
+    if (!drive.limited() || (!drive.linear && drive.halfRange >= kPi)) continue;
+    for (const double side : {1.0, -1.0}) {
+      if (gapOf(system, drive, side, states) > kTouchingStop) continue;
+      core::contact::JointRow row = positionRowOf(system, drive, side, states);
+      if (row.bodyA >= 0) row.bodyA = slots[row.bodyA];
+      if (row.bodyB >= 0) row.bodyB = slots[row.bodyB];
+      row.lower = 0;  // the stop pushes only, to keep φ̇ ≥ 0
+      rows.push_back(row);
+    }
+  }
+  return rows;
+}
+
 void kickMotors(const JointedSystem& system, const std::vector<JointDrive>& drives,
                 std::vector<BodyState>& states) {
   for (const JointDrive& drive : drives) {

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "carom/core/body.h"
+#include "carom/core/contact/joint_rows.h"
 #include "carom/core/joints/system.h"
 
 namespace carom::detail {
@@ -85,6 +86,17 @@ std::vector<core::BodyState> flowWithStops(const core::joints::JointedSystem& sy
 // the other, each with the joints held.
 void kickMotors(const core::joints::JointedSystem& system, const std::vector<JointDrive>& drives,
                 std::vector<core::BodyState>& states);
+
+// The stops of `drives` that the joints touch at `states` (φ at most kTouchingStop) as rows of a
+// velocity-level hold (core::contact::solveJointsAndContacts' bounded rows): φ̇ ≥ 0, pushing only,
+// between list indices `slots[i]` (group body i's place in the caller's body list). A body resting
+// on a jointed body that rests on its stop is then held as if the stop were there: without it the
+// hold would let the joint yield, and the body would sink into the one the stop holds still.
+inline constexpr double kTouchingStop = 1e-9;  // rad or m
+std::vector<core::contact::JointRow> touchingStopRows(const core::joints::JointedSystem& system,
+                                                      const std::vector<JointDrive>& drives,
+                                                      const std::vector<core::BodyState>& states,
+                                                      const std::vector<int>& slots);
 
 // The position s of `drive`'s joint at `states` (rad in (−π, π], Bullet's getHingeAngle; or m,
 // getLinearPos).

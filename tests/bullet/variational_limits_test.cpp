@@ -415,6 +415,32 @@ TEST(JointLimitsVariational, SpinningSliderPairKeepsItsMomentaThroughItsStrikes)
   EXPECT_LT(beyond, 1e-9);
 }
 
+// A ball dropped onto the free end of the rod resting level on its plastic stop: the strike is a
+// contact impact of the jointed rod (its hinge's rows held), after which the stop holds the rod
+// again, inside the same step; the rod never goes past its stop and the scene gains no energy.
+TEST(JointLimitsVariational, RodOnItsStopStruckByABallStaysOnIt) {
+  const double h = 1.0 / 240;
+  Rod rod(true);
+  rod.hinge->setLimit(0, kPi / 2, 0.9, 0.3, 0.0);  // level is its low stop; plastic
+  rod.add();
+  btRigidBody* ball =
+      rod.scene.add(new btSphereShape(0.05), 0.2, btVector3(0.8, 2.05 + 0.05 + 0.3, 0));
+  const double energy0 = test::totalEnergy(rod.scene.world());
+  double beyond = 0, gained = 0, lowest = 10;
+  for (int i = 0; i < 240; ++i) {  // 1 s: the ball lands after 0.25 s
+    rod.scene.world().stepSimulation(h, 1, h);
+    beyond = std::max(beyond, -rod.hinge->getHingeAngle());
+    gained = std::max(gained, test::totalEnergy(rod.scene.world()) - energy0);
+    lowest = std::min(lowest, ball->getCenterOfMassPosition().y());
+  }
+  RecordProperty("struckBeyond", test::scientific(beyond));
+  RecordProperty("struckGained", test::scientific(gained));
+  EXPECT_LT(lowest, 2.05 + 0.05 + 0.01);  // it reached the rod
+  EXPECT_GT(lowest, 2.05 + 0.05 - 0.01);  // and did not pass through it
+  EXPECT_LT(beyond, 1e-9);
+  EXPECT_LT(gained, 1e-9);
+}
+
 // What the step cannot hold is refused by name at addConstraint, which adds nothing.
 TEST(JointLimitsVariational, UnsupportedLimitsAreRefusedByName) {
   Rod rod(true);
