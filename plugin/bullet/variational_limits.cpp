@@ -19,8 +19,9 @@ using core::joints::JointedSystem;
 
 constexpr double kPi = 3.14159265358979323846;
 
-// A stop closer than this to its angle counts as reached (rad): a locked hinge leaves its angle
-// there to the joints' tolerance (1e-14), a located strike on the admissible side of the root.
+// A stop closer than this to its joint's position counts as reached (rad or m): a weld leaves the
+// position there to the joints' tolerance (1e-14), a located strike on the admissible side of the
+// root.
 constexpr double kAtStop = 1e-12;
 // Strikes of one flow before it gives up (then it throws): a Zeno sequence ends in a lock after
 // one rebound, so only a group whose stops strike each other in turn comes near it.
@@ -345,9 +346,11 @@ std::vector<BodyState> flowWithStops(const JointedSystem& system,
     strikeStop(held, now, drive, stop.side, drive.bounce);
     if (!(rest > 0)) return now;
     end = flow(held, now, rest);
-    // A rebound that reaches the stop again within the flow: plastic, and the stop held.
+    // A rebound that reaches the stop again within the flow: plastic (φ̇ = 0, whichever way the
+    // strike left it), and the stop held.
     if (gapOf(held, drive, stop.side, end) < 0) {
-      strikeStop(held, now, drive, stop.side, 0.0);
+      strikeRow(held, now, positionRowOf(held, drive, stop.side, now),
+                [](double v, double w) { return -v / w; });
       locked[first] = true;
       held = lockedSystem(system, drives, stops, locked);
       end = flow(held, now, rest);
