@@ -1,3 +1,5 @@
+// The step's side of joint limits and motors (variational_limits.h): the motors' kicks at the
+// start of the step, and the stops a hold must see.
 #include "variational_step.h"
 
 namespace carom {
