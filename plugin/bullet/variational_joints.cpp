@@ -24,8 +24,8 @@ using core::joints::JointType;
 constexpr const char* kSupported =
     "supported in variational mode: btPoint2PointConstraint, btHingeConstraint, "
     "btSliderConstraint and btFixedConstraint (a btGeneric6DofSpring2Constraint with every axis "
-    "locked), without limits, motors, breaking thresholds or feedback; "
-    "use solver.kind = \"lcp\" for the others";
+    "locked), hinges and sliders with their limits and motors, without breaking thresholds or "
+    "feedback; use solver.kind = \"lcp\" for the others";
 
 // btFixedConstraint is a btGeneric6DofSpring2Constraint with every axis locked at 0 (its type is
 // Bullet's D6_SPRING_2_CONSTRAINT_TYPE): such a joint, whatever its class, is a weld; one with an
@@ -120,19 +120,24 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
     case HINGE_CONSTRAINT_TYPE: {
       auto& hinge = static_cast<btHingeConstraint&>(joint);
       if (hinge.getAngularOnly()) refuse(" with angularOnly set");
-      if (hinge.hasLimit()) refuse(" with a limit (setLimit)");
-      if (hinge.getEnableAngularMotor()) refuse(" with its motor enabled");
+      try {
+        requireHingeDrive(hinge, where + ": " + name);
+      } catch (const Error& refused) {
+        throw Error(refused.what() + std::string(" (") + kSupported + ")");
+      }
       break;
     }
     case SLIDER_CONSTRAINT_TYPE: {
       auto& slider = static_cast<btSliderConstraint&>(joint);
-      if (slider.getLowerLinLimit() <= slider.getUpperLinLimit())
-        refuse(" with a linear limit (lower <= upper)");
       if (slider.getLowerAngLimit() != 0 || slider.getUpperAngLimit() != 0)
         refuse(
             " with its rotation about the axis free or limited (angular limits other than [0, 0])");
-      if (slider.getPoweredLinMotor() || slider.getPoweredAngMotor())
-        refuse(" with a motor enabled");
+      if (slider.getPoweredAngMotor()) refuse(" with its angular motor enabled");
+      try {
+        requireSliderDrive(slider, where + ": " + name);
+      } catch (const Error& refused) {
+        throw Error(refused.what() + std::string(" (") + kSupported + ")");
+      }
       break;
     }
     default:
@@ -151,11 +156,12 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
 }
 
 StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>& bodies,
-                        const std::vector<core::MassProperties>& masses) {
+                        const std::vector<core::MassProperties>& masses, double timeStep) {
   std::unordered_map<const btRigidBody*, int> indexOf;
   for (std::size_t i = 0; i < bodies.size(); ++i)
     indexOf[bodies[i]] = static_cast<int>(i);
   std::vector<Joint> joints;
+  std::vector<btTypedConstraint*> sources;  // each joint's Bullet joint
   DisjointSets joined(bodies.size());
   for (int c = 0; c < world.getNumConstraints(); ++c) {
     btTypedConstraint& constraint = *world.getConstraint(c);
@@ -165,12 +171,14 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
     const bool awakeB = indexOf.count(&constraint.getRigidBodyB()) > 0;
     if (!awakeA && !awakeB) continue;  // asleep, or between static objects
     joints.push_back(jointOf(constraint, indexOf));
+    sources.push_back(&constraint);
     const Joint& joint = joints.back();
     if (joint.a.body != core::joints::kWorld && joint.b.body != core::joints::kWorld)
       joined.join(joint.a.body, joint.b.body);
   }
   StepJoints out{{}, std::vector<int>(bodies.size(), -1)};
   if (joints.empty()) return out;
+  std::vector<std::vector<JointDrive>> drivesOf;
   std::vector<int> groupOfRoot(bodies.size(), -1);
   std::vector<std::vector<Joint>> jointsOf;
   std::vector<std::vector<int>> bodiesOf;
@@ -181,6 +189,7 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
       group = static_cast<int>(jointsOf.size());
       jointsOf.emplace_back();
       bodiesOf.emplace_back();
+      drivesOf.emplace_back();
     }
     if (out.groupOf[body] < 0) {
       out.groupOf[body] = group;
@@ -189,12 +198,22 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
     }
     return group;
   };
-  for (Joint joint : joints) {
+  for (std::size_t j = 0; j < joints.size(); ++j) {
+    Joint joint = joints[j];
     const int group = groupFor(joint.a.body != core::joints::kWorld ? joint.a.body : joint.b.body);
     for (JointFrame* side : {&joint.a, &joint.b}) {
       if (side->body == core::joints::kWorld) continue;
       groupFor(side->body);
       side->body = localIndex[side->body];
+    }
+    const int index = static_cast<int>(jointsOf[group].size());
+    if (sources[j]->getConstraintType() == HINGE_CONSTRAINT_TYPE) {
+      const JointDrive drive = hingeDriveOf(static_cast<btHingeConstraint&>(*sources[j]), index);
+      if (drive.driven()) drivesOf[group].push_back(drive);
+    } else if (sources[j]->getConstraintType() == SLIDER_CONSTRAINT_TYPE) {
+      const JointDrive drive =
+          sliderDriveOf(static_cast<btSliderConstraint&>(*sources[j]), index, timeStep);
+      if (drive.driven()) drivesOf[group].push_back(drive);
     }
     jointsOf[group].push_back(joint);
   }
@@ -203,7 +222,8 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
     for (const int body : bodiesOf[g])
       groupMasses.push_back(masses[body]);
     out.groups.push_back(
-        {bodiesOf[g], core::joints::JointedSystem(std::move(groupMasses), std::move(jointsOf[g]))});
+        {bodiesOf[g], core::joints::JointedSystem(std::move(groupMasses), std::move(jointsOf[g])),
+         std::move(drivesOf[g])});
   }
   return out;
 }
@@ -211,11 +231,16 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
 std::vector<core::contact::JointRow> jointRowsOf(const JointGroup& group,
                                                  const std::vector<core::BodyState>& states,
                                                  const std::vector<int>& slots) {
-  const core::joints::ConstraintEvaluation g =
-      core::joints::evaluateConstraints(group.system, states);
+  return jointRowsOf(group.system, states, slots);
+}
+
+std::vector<core::contact::JointRow> jointRowsOf(const core::joints::JointedSystem& system,
+                                                 const std::vector<core::BodyState>& states,
+                                                 const std::vector<int>& slots) {
+  const core::joints::ConstraintEvaluation g = core::joints::evaluateConstraints(system, states);
   std::vector<core::contact::JointRow> rows;
   Eigen::Index r = 0;
-  for (const Joint& joint : group.system.joints()) {
+  for (const Joint& joint : system.joints()) {
     for (int k = 0; k < core::joints::rowCount(joint.type); ++k, ++r) {
       core::contact::JointRow row;
       const auto side = [&](int body, int& index, core::Vec3& linear, core::Vec3& angular) {

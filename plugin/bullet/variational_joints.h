@@ -15,15 +15,16 @@
 
 #include "carom/core/contact/joint_rows.h"
 #include "carom/core/joints/system.h"
+#include "variational_limits.h"
 
 namespace carom::detail {
 
 // Throws carom::Error, starting with `where` and naming what it refuses, unless the variational
-// step holds `joint` exactly: a point-to-point, hinge, slider or fixed joint without an enabled
-// limit or motor (a slider's rotation about its axis locked, as Bullet's default angular limits
-// [0, 0] lock it), without a finite breaking threshold (the step does not break joints) or
-// feedback (it writes no applied impulse), and not on a kinematic body (a moving frame the step
-// cannot flow).
+// step holds `joint` exactly: a point-to-point, hinge, slider or fixed joint; a hinge's limit and
+// motor as requireJointDrive allows them (variational_limits.h), a slider without a limit or motor
+// (its rotation about its axis locked, as Bullet's default angular limits [0, 0] lock it); without
+// a finite breaking threshold (the step does not break joints) or feedback (it writes no applied
+// impulse), and not on a kinematic body (a moving frame the step cannot flow).
 void requireVariationalJoint(btTypedConstraint& joint, const std::string& where);
 
 // Step bodies joined by joints (through each other; the world joins nothing): flowed together by
@@ -31,10 +32,13 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
 struct JointGroup {
   std::vector<int> bodies;  // step-body indices, the system's body i being bodies[i]
   core::joints::JointedSystem system;
+  std::vector<JointDrive>
+      drives;  // its hinges' and sliders' limits and motors, where they have any
 };
 
 // The joint groups of the world's enabled joints between `bodies` (the step's active dynamic
-// bodies, with their mass properties) and static objects, and each body's group (−1 for none).
+// bodies, with their mass properties) and static objects, and each body's group (−1 for none), a
+// slider motor's impulse for steps of `timeStep` (s).
 // A joint whose bodies are all outside the step (asleep) is left out. Throws carom::Error as
 // requireVariationalJoint does, and for a joint between a step body and a dynamic body outside
 // the step (asleep while its partner is awake).
@@ -43,13 +47,17 @@ struct StepJoints {
   std::vector<int> groupOf;  // per step body
 };
 StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>& bodies,
-                        const std::vector<core::MassProperties>& masses);
+                        const std::vector<core::MassProperties>& masses, double timeStep);
 
 // The group's joint rows at `states` (the group's bodies' states, in its order) as velocity-level
 // equality rows (core::contact::JointRow) between list indices `slots[i]` (group body i's place
 // in the caller's body list): ∇g's rows, the angular columns turned from the body frame
 // (core::joints::ConstraintEvaluation) into the world's.
 std::vector<core::contact::JointRow> jointRowsOf(const JointGroup& group,
+                                                 const std::vector<core::BodyState>& states,
+                                                 const std::vector<int>& slots);
+// The same of a system's joints.
+std::vector<core::contact::JointRow> jointRowsOf(const core::joints::JointedSystem& system,
                                                  const std::vector<core::BodyState>& states,
                                                  const std::vector<int>& slots);
 

@@ -74,8 +74,9 @@ StepDiagnostics VariationalStep::run() {
       rigidBodies.push_back(body.rigidBody);
       masses.push_back(body.mass);
     }
-    m_joints = detail::stepJointsOf(m_world, rigidBodies, masses);
+    m_joints = detail::stepJointsOf(m_world, rigidBodies, masses, m_timeStep);
   }
+  kickMotors();
   for (const StepBody& body : m_bodies) {
     m_start.push_back(body.state);
     const double load = (body.load.gravity + body.mass.inverseMass() * body.load.force).norm();
@@ -254,28 +255,32 @@ std::vector<core::BodyState> VariationalStep::flowGroup(
   // As a free body's flow (core::flowInSubsteps): where a step turns a body too far for its
   // rotation solve, or Newton's method on the joints does not converge, the step is taken in 2, 4,
   // … up to core::kMaxFlowSubsteps equal sub-steps of the same map.
-  const double h = fraction * m_timeStep;
-  core::joints::JointedFlowResult result = core::joints::flow(group.system, states, h, loads);
-  int substeps = 1;
-  for (int n = 2; !result.ok() && n <= core::kMaxFlowSubsteps; n *= 2) {
-    substeps = n;
-    result.states = states;
-    for (int i = 0; i < n; ++i) {
-      const std::vector<core::BodyState> start = result.states;
-      result = core::joints::flow(group.system, start, h / n, loads);
-      if (!result.ok()) break;
+  const auto flow = [&](const core::joints::JointedSystem& system,
+                        const std::vector<core::BodyState>& begin, double h) {
+    core::joints::JointedFlowResult result = core::joints::flow(system, begin, h, loads);
+    int substeps = 1;
+    for (int n = 2; !result.ok() && n <= core::kMaxFlowSubsteps; n *= 2) {
+      substeps = n;
+      result.states = begin;
+      for (int i = 0; i < n; ++i) {
+        const std::vector<core::BodyState> start = result.states;
+        result = core::joints::flow(system, start, h / n, loads);
+        if (!result.ok()) break;
+      }
     }
-  }
-  if (!result.ok()) {
-    std::ostringstream message;  // the residual in m or rad, which std::to_string shows as 0
-    message << "variational step: the constrained LGVI of " << group.bodies.size()
-            << " jointed bodies (" << group.system.joints().size()
-            << " joints) did not converge in " << substeps << " sub-steps ("
-            << core::toString(result.status) << ", residual " << std::setprecision(3)
-            << result.residual << " after " << result.iterations << " Newton iterations)";
-    throw Error(message.str());
-  }
-  return result.states;
+    if (!result.ok()) {
+      std::ostringstream message;  // the residual in m or rad, which std::to_string shows as 0
+      message << "variational step: the constrained LGVI of " << group.bodies.size()
+              << " jointed bodies (" << system.joints().size() << " joints) did not converge in "
+              << substeps << " sub-steps (" << core::toString(result.status) << ", residual "
+              << std::setprecision(3) << result.residual << " after " << result.iterations
+              << " Newton iterations)";
+      throw Error(message.str());
+    }
+    return result.states;
+  };
+  // Joint stops (variational_limits.h) are struck inside the flow, wherever it is asked.
+  return detail::flowWithStops(group.system, group.drives, states, fraction * m_timeStep, flow);
 }
 
 void VariationalStep::flowBodies(const std::vector<int>& bodies, double fraction,

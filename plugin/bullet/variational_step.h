@@ -215,6 +215,8 @@ class VariationalStep {
 
   // Stage 1: the active dynamic bodies as core states.
   void readBodies();
+  // The joint motors' kicks of the step (variational_limits.h), before the step's start is kept.
+  void kickMotors();
   // Stages 4 and 5 for island `id`, its impact events and diagnostics kept apart as its own.
   void runAndCount(std::vector<Island>& islands, int id);
   // Islands joined within the step (world_island_rerun.cpp): a body struck in one island can reach
@@ -273,6 +275,10 @@ class VariationalStep {
                                   const core::impact::ContactBody& sideB) const;
   // The island's joint rows at its bodies' states now, between their places m_slot.
   std::vector<core::contact::JointRow> islandJointRows(const Island& island) const;
+  // The island's joints' stops touching now (detail::touchingStopRows) between their places m_slot,
+  // those that some motion of `bodies` (the hold's) can change.
+  std::vector<core::contact::JointRow> islandStopRows(
+      const Island& island, const std::vector<core::impact::ContactBody>& bodies) const;
   // The island's persistent-contact LCP (core::contact::solvePersistentContacts) on `bodies`
   // (lcpBodiesOf, fixed objects after), with its joints' rows held at their velocities
   // (core::contact::solveJointsAndContacts) where it has any.

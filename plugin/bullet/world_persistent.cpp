@@ -303,7 +303,7 @@ core::contact::PersistentContactReport VariationalStep::solveHeldContacts(
   core::contact::JointSolveSettings jointSettings;
   jointSettings.contacts = settings;
   Eigen::VectorXd impulses;
-  std::vector<core::contact::JointRow> bounded;
+  std::vector<core::contact::JointRow> bounded = islandStopRows(island, bodies);
   const core::contact::JointSolveReport solved = core::contact::solveJointsAndContacts(
       bodies, joints, Eigen::VectorXd::Zero(static_cast<Eigen::Index>(rows.size())), impulses,
       bounded, contacts, jointSettings);

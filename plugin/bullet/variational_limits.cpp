@@ -1,0 +1,390 @@
+#include "variational_limits.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+#include "carom/core/contact/joint_rows.h"
+#include "carom/core/event.h"
+#include "carom/error.h"
+#include "variational_joints.h"
+
+namespace carom::detail {
+namespace {
+
+using core::BodyState;
+using core::Vec3;
+using core::joints::JointedSystem;
+
+constexpr double kPi = 3.14159265358979323846;
+
+// A stop closer than this to its joint's position counts as reached (rad or m): a weld leaves the
+// position there to the joints' tolerance (1e-14), a located strike on the admissible side of the
+// root.
+constexpr double kAtStop = 1e-12;
+// Strikes of one flow before it gives up (then it throws): a Zeno sequence ends in a lock after
+// one rebound, so only a group whose stops strike each other in turn comes near it.
+constexpr int kMaxStopStrikes = 64;
+
+// An angle brought into (−π, π].
+double wrapped(double angle) {
+  return std::atan2(std::sin(angle), std::cos(angle));
+}
+
+// One stop of a joint: side +1 the low stop (φ = s − low), −1 the high one (φ = high − s).
+struct Stop {
+  int drive;
+  double side;
+};
+
+// The frames' axes in the world (E = RC; C on the world) of a joint's side.
+core::Mat3 axesOf(const core::joints::JointFrame& frame, const std::vector<BodyState>& states) {
+  if (frame.body == core::joints::kWorld) return frame.basis;
+  return states[frame.body].R * frame.basis;
+}
+
+// A joint's side's pivot in the world (p = x + Rρ), and its lever p − x (zero on the world).
+Vec3 pivotOf(const core::joints::JointFrame& frame, const std::vector<BodyState>& states) {
+  if (frame.body == core::joints::kWorld) return frame.pivot;
+  return states[frame.body].x + states[frame.body].R * frame.pivot;
+}
+Vec3 leverOf(const core::joints::JointFrame& frame, const std::vector<BodyState>& states) {
+  if (frame.body == core::joints::kWorld) return Vec3::Zero();
+  return states[frame.body].R * frame.pivot;
+}
+
+// φ of a stop: the distance of s from the stop on the admissible side (rad or m), a hinge's angle
+// taken within π of the range's centre.
+double gapOf(const JointedSystem& system, const JointDrive& drive, double side,
+             const std::vector<BodyState>& states) {
+  const double position = jointPosition(system, drive, states);
+  const double offset = drive.linear ? position - drive.center : wrapped(position - drive.center);
+  return drive.halfRange + side * offset;
+}
+
+// Body i of the group as the core's velocity-level solvers take it.
+core::impact::ContactBody contactBodyOf(const core::MassProperties& mass, const BodyState& state) {
+  core::impact::ContactBody body;
+  body.inverseMass = mass.inverseMass();
+  body.inverseInertiaWorld = state.R * mass.inverseInertia() * state.R.transpose();
+  body.centerOfMass = state.x;
+  body.linearVelocity = core::linearVelocity(mass, state);
+  body.angularVelocity = core::angularVelocityWorld(mass, state);
+  return body;
+}
+
+// The row ṡ · side of a joint (φ̇ of its stop on `side`; ṡ itself for side 1) between its bodies:
+// a hinge's sign·side·(ω_A − ω_B)·z_A; a slider's d/dt of sign·side·(p_B − p_A)·x_A, which with
+// d = p_B − p_A, levers r and ẋ_A = ω_A × x_A is (v_B − v_A)·x + ω_B·(r_B × x) + ω_A·(x × (r_A +
+// d)).
+core::contact::JointRow positionRowOf(const JointedSystem& system, const JointDrive& drive,
+                                      double side, const std::vector<BodyState>& states) {
+  const core::joints::Joint& joint = system.joints()[drive.joint];
+  const double scale = drive.sign * side;
+  core::contact::JointRow row;
+  row.bodyA = joint.a.body == core::joints::kWorld ? core::contact::kWorld : joint.a.body;
+  row.bodyB = joint.b.body == core::joints::kWorld ? core::contact::kWorld : joint.b.body;
+  if (!drive.linear) {
+    const Vec3 axis = axesOf(joint.a, states).col(2) * scale;
+    row.angularA = axis;
+    row.angularB = -axis;
+    return row;
+  }
+  const Vec3 x = axesOf(joint.a, states).col(0) * scale;
+  const Vec3 d = pivotOf(joint.b, states) - pivotOf(joint.a, states);
+  row.linearA = -x;
+  row.angularA = x.cross(leverOf(joint.a, states) + d);
+  row.linearB = x;
+  row.angularB = leverOf(joint.b, states).cross(x);
+  return row;
+}
+
+// Applies along `row` the impulse `impulseFor(v, w)` (v the row's velocity now, w its change per
+// unit impulse with the system's joint rows held at their velocities) to the states' momenta,
+// through the joints. Nothing where no motion of the group changes the row (w ≈ 0).
+void strikeRow(const JointedSystem& system, std::vector<BodyState>& states,
+               const core::contact::JointRow& row,
+               const std::function<double(double, double)>& impulseFor) {
+  std::vector<core::impact::ContactBody> bodies;
+  for (std::size_t i = 0; i < states.size(); ++i)
+    bodies.push_back(contactBodyOf(system.bodies()[i], states[i]));
+  std::vector<int> slots(states.size());
+  std::iota(slots.begin(), slots.end(), 0);
+  const core::contact::JointSystem joints(bodies, jointRowsOf(system, states, slots));
+  std::vector<Vec3> linear, angular;
+  for (const core::impact::ContactBody& body : bodies) {
+    linear.push_back(body.linearVelocity);
+    angular.push_back(body.angularVelocity);
+  }
+  const Eigen::VectorXd held = joints.velocities(linear, angular);
+  const auto rowVelocity = [&](const std::vector<Vec3>& v, const std::vector<Vec3>& w) {
+    double u = 0;
+    if (row.bodyA >= 0) u += row.linearA.dot(v[row.bodyA]) + row.angularA.dot(w[row.bodyA]);
+    if (row.bodyB >= 0) u += row.linearB.dot(v[row.bodyB]) + row.angularB.dot(w[row.bodyB]);
+    return u;
+  };
+  // The response to a unit impulse along the row, the joint rows then brought back to their
+  // velocities: linear in the impulse, so any impulse λ moves the velocities by λ times it.
+  std::vector<Vec3> unitLinear = linear, unitAngular = angular;
+  const auto push = [&](int b, const Vec3& l, const Vec3& a) {
+    if (b < 0) return;
+    unitLinear[b] += bodies[b].inverseMass * l;
+    unitAngular[b] += bodies[b].inverseInertiaWorld * a;
+  };
+  push(row.bodyA, row.linearA, row.angularA);
+  push(row.bodyB, row.linearB, row.angularB);
+  if (!joints.empty()) joints.hold(unitLinear, unitAngular, held);
+  const double v = rowVelocity(linear, angular);
+  const double w = rowVelocity(unitLinear, unitAngular) - v;
+  // Below this a stop's row is one no motion of the group turns (1/(kg m²), far below any body's).
+  constexpr double kRigidRow = 1e-12;
+  if (!(w > kRigidRow)) return;
+  const double lambda = impulseFor(v, w);
+  for (std::size_t i = 0; i < states.size(); ++i) {
+    const core::MassProperties& mass = system.bodies()[i];
+    const Vec3 velocity = linear[i] + lambda * (unitLinear[i] - linear[i]);
+    const Vec3 omega = angular[i] + lambda * (unitAngular[i] - angular[i]);
+    states[i].gamma = mass.mass() * velocity;  // γ = m v, Π = J Rᵀ ω (Tran & Leok (4.11))
+    states[i].Pi = mass.inertia() * (states[i].R.transpose() * omega);
+  }
+}
+
+// Newton's restitution at a stop: an approaching φ̇ = v < 0 leaves at −e v.
+void strikeStop(const JointedSystem& system, std::vector<BodyState>& states,
+                const JointDrive& drive, double side, double restitution) {
+  strikeRow(system, states, positionRowOf(system, drive, side, states),
+            [&](double v, double w) { return v < 0 ? -(1 + restitution) * v / w : 0.0; });
+}
+
+// The system with the joints of `locked` stops welded at those stops, each a fixed joint (its
+// rows hold the frames aligned and their origins together). A hinge's B frame is turned about its
+// z axis by the stop's raw angle θ/sign, so that the weld's x_A·y_B = 0 holds θ at the stop (for
+// the turned frame y_B·x_A = sin(θ/sign − raw)); a slider's A origin is moved along x_A by the
+// stop's s/sign, so that the weld's p_B = p_A holds s at the stop.
+JointedSystem lockedSystem(const JointedSystem& system, const std::vector<JointDrive>& drives,
+                           const std::vector<Stop>& stops, const std::vector<bool>& locked) {
+  std::vector<core::joints::Joint> joints = system.joints();
+  for (std::size_t k = 0; k < stops.size(); ++k) {
+    if (!locked[k]) continue;
+    const JointDrive& drive = drives[stops[k].drive];
+    const double raw = drive.sign * (drive.center - stops[k].side * drive.halfRange);
+    core::joints::Joint& joint = joints[drive.joint];
+    joint.type = core::joints::JointType::kFixed;
+    if (drive.linear) {
+      joint.a.pivot += joint.a.basis.col(0) * raw;
+    } else {
+      joint.b.basis = joint.b.basis * Eigen::AngleAxisd(raw, Vec3::UnitZ()).toRotationMatrix();
+    }
+  }
+  return JointedSystem(system.bodies(), std::move(joints));
+}
+
+}  // namespace
+
+void requireHingeDrive(btHingeConstraint& hinge, const std::string& what) {
+  const auto refuse = [&](const std::string& why) {
+    throw Error(what + " with " + why + " is not supported in variational mode");
+  };
+  if (hinge.hasLimit()) {
+    const double relaxation = hinge.getLimitRelaxationFactor();
+    const double bias = hinge.getLimitBiasFactor();
+    if (!(relaxation >= 0 && relaxation <= 1) || !(bias >= 0 && bias <= 1)) {
+      std::ostringstream why;
+      why << "a limit whose bounce factors are outside [0, 1] (relaxationFactor " << relaxation
+          << ", biasFactor " << bias << "; the stop's restitution is their product)";
+      refuse(why.str());
+    }
+  } else if (hinge.getLowerLimit() == hinge.getUpperLimit()) {
+    refuse(
+        "a limit whose low equals its high (Bullet locks the hinge there; use btFixedConstraint)");
+  }
+  if (hinge.getEnableAngularMotor()) {
+    if (!std::isfinite(hinge.getMotorTargetVelocity()))
+      refuse("a motor whose target velocity is not finite");
+    if (!(hinge.getMaxMotorImpulse() >= 0 && std::isfinite(hinge.getMaxMotorImpulse())))
+      refuse("a motor whose maxMotorImpulse is negative or not finite");
+  }
+}
+
+JointDrive hingeDriveOf(btHingeConstraint& hinge, int joint) {
+  JointDrive drive;
+  drive.joint = joint;
+  drive.sign = hinge.getUseReferenceFrameA() ? -1.0 : 1.0;  // m_referenceSign
+  if (hinge.hasLimit()) {
+    // Bullet keeps the range as its centre and half-range and gives its ends brought into
+    // (−π, π]: the half-range is half the turn from low to high. A whole turn comes back as 0.
+    const double low = hinge.getLowerLimit(), high = hinge.getUpperLimit();
+    double turn = std::fmod(high - low, 2 * kPi);
+    if (turn <= 0) turn += 2 * kPi;
+    drive.halfRange = 0.5 * turn;
+    drive.center = wrapped(low + drive.halfRange);
+    drive.bounce = hinge.getLimitRelaxationFactor() * hinge.getLimitBiasFactor();
+  }
+  drive.motor = hinge.getEnableAngularMotor();
+  drive.targetSpeed = hinge.getMotorTargetVelocity();
+  drive.maxImpulse = hinge.getMaxMotorImpulse();
+  return drive;
+}
+
+void requireSliderDrive(btSliderConstraint& slider, const std::string& what) {
+  const auto refuse = [&](const std::string& why) {
+    throw Error(what + " with " + why + " is not supported in variational mode");
+  };
+  const double low = slider.getLowerLinLimit(), high = slider.getUpperLinLimit();
+  if (low == high) {
+    refuse(
+        "a linear limit whose lower equals its upper (Bullet locks the slider there; use "
+        "btFixedConstraint)");
+  }
+  if (low < high) {
+    if (!std::isfinite(low) || !std::isfinite(high)) refuse("a linear limit that is not finite");
+    const double damping = slider.getDampingLimLin(), softness = slider.getSoftnessLimLin();
+    if (!(damping >= 0 && damping <= 2) || !(softness >= 0 && softness <= 1)) {
+      std::ostringstream why;
+      why << "a linear limit whose bounce is outside [0, 1] (dampingLimLin " << damping
+          << " outside [0, 2] or softnessLimLin " << softness
+          << " outside [0, 1]; the stop's restitution is |1 − dampingLimLin| × softnessLimLin)";
+      refuse(why.str());
+    }
+  }
+  if (slider.getPoweredLinMotor()) {
+    if (!std::isfinite(slider.getTargetLinMotorVelocity()))
+      refuse("a linear motor whose target velocity is not finite");
+    if (!(slider.getMaxLinMotorForce() >= 0 && std::isfinite(slider.getMaxLinMotorForce())))
+      refuse("a linear motor whose maxLinMotorForce is negative or not finite");
+  }
+}
+
+JointDrive sliderDriveOf(btSliderConstraint& slider, int joint, double timeStep) {
+  JointDrive drive;
+  drive.joint = joint;
+  drive.linear = true;
+  drive.sign = slider.getUseLinearReferenceFrameA() ? 1.0 : -1.0;
+  const double low = slider.getLowerLinLimit(), high = slider.getUpperLinLimit();
+  if (low < high) {
+    drive.center = 0.5 * (low + high);
+    drive.halfRange = 0.5 * (high - low);
+    drive.bounce = std::abs(1 - slider.getDampingLimLin()) * slider.getSoftnessLimLin();
+  }
+  drive.motor = slider.getPoweredLinMotor();
+  drive.targetSpeed = slider.getTargetLinMotorVelocity();
+  // Bullet bounds the motor row's impulse by the force over the solver's rate (getInfo2).
+  drive.maxImpulse = slider.getMaxLinMotorForce() * timeStep;
+  return drive;
+}
+
+double jointPosition(const JointedSystem& system, const JointDrive& drive,
+                     const std::vector<BodyState>& states) {
+  const core::joints::Joint& joint = system.joints()[drive.joint];
+  const core::Mat3 a = axesOf(joint.a, states);
+  if (drive.linear)
+    return drive.sign * (pivotOf(joint.b, states) - pivotOf(joint.a, states)).dot(a.col(0));
+  const core::Mat3 b = axesOf(joint.b, states);
+  return drive.sign * std::atan2(b.col(1).dot(a.col(0)), b.col(1).dot(a.col(1)));
+}
+
+std::vector<BodyState> flowWithStops(const JointedSystem& system,
+                                     const std::vector<JointDrive>& drives,
+                                     const std::vector<BodyState>& states, double h,
+                                     const GroupFlow& flow) {
+  std::vector<Stop> stops;
+  for (std::size_t d = 0; d < drives.size(); ++d) {
+    if (!drives[d].limited() || (!drives[d].linear && drives[d].halfRange >= kPi)) continue;
+    stops.push_back({static_cast<int>(d), 1.0});
+    stops.push_back({static_cast<int>(d), -1.0});
+  }
+  if (stops.empty()) return flow(system, states, h);
+  std::vector<bool> locked(stops.size(), false);
+  const auto welded = [&](int drive) {
+    for (std::size_t k = 0; k < stops.size(); ++k) {
+      if (locked[k] && stops[k].drive == drive) return true;
+    }
+    return false;
+  };
+  JointedSystem held = system;  // the system with the stops locked so far
+  std::vector<BodyState> now = states;
+  std::vector<BodyState> end = flow(held, now, h);
+  double rest = h;
+  for (int strikes = 0;; ++strikes) {
+    // The stop the flow crosses first, and the fraction of `rest` at which it does.
+    int first = -1;
+    double alpha = 1;
+    for (std::size_t k = 0; k < stops.size(); ++k) {
+      const Stop& stop = stops[k];
+      const JointDrive& drive = drives[stop.drive];
+      if (welded(stop.drive)) continue;
+      const double phiEnd = gapOf(held, drive, stop.side, end);
+      if (!(phiEnd < 0)) continue;
+      const double phiNow = gapOf(held, drive, stop.side, now);
+      double at = 0;
+      if (phiNow > kAtStop) {
+        const auto phiAt = [&](double fraction) {
+          return gapOf(held, drive, stop.side, flow(held, now, fraction * rest));
+        };
+        const core::RootResult root = core::locateRoot(phiAt, 0, phiNow, 1, phiEnd);
+        if (root.status != core::RootStatus::kConverged) {
+          throw Error("variational step: a joint stop's instant could not be located (" +
+                      std::string(core::toString(root.status)) + ")");
+        }
+        at = root.alpha;
+      }
+      if (first < 0 || at < alpha) {
+        first = static_cast<int>(k);
+        alpha = at;
+      }
+    }
+    if (first < 0) return end;
+    if (strikes == kMaxStopStrikes) {
+      throw Error("variational step: joint stops struck " + std::to_string(kMaxStopStrikes) +
+                  " times in one flow of their joint group; take a smaller timestep");
+    }
+    if (alpha > 0) now = flow(held, now, alpha * rest);
+    rest *= 1 - alpha;
+    const Stop& stop = stops[first];
+    const JointDrive& drive = drives[stop.drive];
+    strikeStop(held, now, drive, stop.side, drive.bounce);
+    if (!(rest > 0)) return now;
+    end = flow(held, now, rest);
+    // A rebound that reaches the stop again within the flow: plastic (φ̇ = 0, whichever way the
+    // strike left it), and the stop held.
+    if (gapOf(held, drive, stop.side, end) < 0) {
+      strikeRow(held, now, positionRowOf(held, drive, stop.side, now),
+                [](double v, double w) { return -v / w; });
+      locked[first] = true;
+      held = lockedSystem(system, drives, stops, locked);
+      end = flow(held, now, rest);
+    }
+  }
+}
+
+std::vector<core::contact::JointRow> touchingStopRows(const JointedSystem& system,
+                                                      const std::vector<JointDrive>& drives,
+                                                      const std::vector<BodyState>& states,
+                                                      const std::vector<int>& slots) {
+  std::vector<core::contact::JointRow> rows;
+  for (const JointDrive& drive : drives) {
+    if (!drive.limited() || (!drive.linear && drive.halfRange >= kPi)) continue;
+    for (const double side : {1.0, -1.0}) {
+      if (gapOf(system, drive, side, states) > kTouchingStop) continue;
+      core::contact::JointRow row = positionRowOf(system, drive, side, states);
+      if (row.bodyA >= 0) row.bodyA = slots[row.bodyA];
+      if (row.bodyB >= 0) row.bodyB = slots[row.bodyB];
+      row.lower = 0;  // the stop pushes only, to keep φ̇ ≥ 0
+      rows.push_back(row);
+    }
+  }
+  return rows;
+}
+
+void kickMotors(const JointedSystem& system, const std::vector<JointDrive>& drives,
+                std::vector<BodyState>& states) {
+  for (const JointDrive& drive : drives) {
+    if (!drive.motor) continue;
+    strikeRow(system, states, positionRowOf(system, drive, 1.0, states), [&](double v, double w) {
+      return std::clamp((drive.targetSpeed - v) / w, -drive.maxImpulse, drive.maxImpulse);
+    });
+  }
+}
+
+}  // namespace carom::detail

@@ -1,0 +1,106 @@
+// A btHingeConstraint's or btSliderConstraint's limit and motor in the variational step (issue
+// 29). Internal to the plugin.
+//
+// A stop is a unilateral position constraint φ(q) ≥ 0 on the joint's position s: a hinge's angle
+// θ (Bullet's getHingeAngle), a slider's linear position (getLinearPos); φ = s − low at the low
+// stop, high − s at the high one. Between stops the joint group flows by the constrained LGVI as
+// without them. Where a flow would carry a position past a stop, the instant is located inside
+// the flow by root search on φ along it (core::locateRoot, the impacts' search), the group is
+// flowed to it and struck there: Newton's restitution on the stop's row φ̇ = J u with the group's
+// joint rows held (the whole group moves at once), then flowed on. A rebound that would reach the
+// stop again within the same flow (a Zeno sequence: a bounce slower than the loads can turn back
+// in the flow) ends plastically and the stop is held for the rest of the flow as an equality: the
+// joint welded at the stop (a btFixedConstraint's rows there), so a joint resting on its stop
+// under a load stays on it to the joints' tolerance. The weld is let go at the start of the next
+// flow where the free flow no longer presses into the stop. The strikes are not ImpactEvents
+// (those are contacts of two collision objects, with a point and a normal); they happen inside
+// the flow, wherever the step flows the group.
+//
+// A motor drives ṡ toward its target: once per step, at its start, an impulse along ṡ's row with
+// the joints held, at most Bullet's largest impulse per step (a hinge's maxMotorImpulse, a
+// slider's maxLinMotorForce × h), the kick of a kick–flow step. Its work is the only energy it
+// changes.
+#pragma once
+
+#include "carom/bullet/precision.h"
+
+#include <BulletDynamics/ConstraintSolver/btHingeConstraint.h>
+#include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "carom/core/body.h"
+#include "carom/core/contact/joint_rows.h"
+#include "carom/core/joints/system.h"
+
+namespace carom::detail {
+
+// A hinge's or slider's limit and motor as the step holds them.
+struct JointDrive {
+  int joint = -1;       // its joint's index in its group's system (core::joints::JointedSystem)
+  bool linear = false;  // a slider's position (m) rather than a hinge's angle (rad)
+  // Bullet's sign of the position: a hinge's m_referenceSign, θ = sign · atan2(y_B·x_A, y_B·y_A)
+  // (getHingeAngle), so θ̇ = sign · (ω_A − ω_B)·z_A; a slider's, s = sign · (p_B − p_A)·x_A, +1
+  // with useLinearReferenceFrameA (btSliderConstraint::calculateTransforms).
+  double sign = 1;
+  // The stops at center ∓ halfRange (rad or m); none where halfRange < 0. A hinge's range is
+  // Bullet's btAngularLimit, none in effect where halfRange ≥ π (the whole turn).
+  double center = 0, halfRange = -1;
+  // Newton's restitution at a stop, as Bullet's rows make their bounce speed (and lcp mode, reading
+  // those rows, applies it): a hinge's relaxationFactor × biasFactor of setLimit, a slider's
+  // |1 − dampingLimLin| × softnessLimLin.
+  double bounce = 0;
+  bool motor = false;
+  double targetSpeed = 0;  // of s (rad/s or m/s)
+  double maxImpulse = 0;   // per step (N m s or N s)
+  bool limited() const { return halfRange >= 0; }
+  bool driven() const { return limited() || motor; }
+};
+
+// Throw carom::Error, starting with `what` (the refusal's start: where and the joint's name), for
+// a limit or motor the step cannot hold: a bounce outside [0, 1], a limit with low equal to high
+// (Bullet's lock), a motor's non-finite target or negative or non-finite largest impulse (force).
+void requireHingeDrive(btHingeConstraint& hinge, const std::string& what);
+void requireSliderDrive(btSliderConstraint& slider, const std::string& what);
+
+// The joint's limit and motor, its joint `joint` of its group; a slider's motor impulse for steps
+// of `timeStep` (s).
+JointDrive hingeDriveOf(btHingeConstraint& hinge, int joint);
+JointDrive sliderDriveOf(btSliderConstraint& slider, int joint, double timeStep);
+
+// Flows a joint group's `states` by h (s) with the stops of `drives` held as above.
+// `flow(system, states, h)` is the step's constrained flow of the group (with its sub-steps; it
+// throws where it fails), asked of the group's system or of it with joints welded at a stop. Throws
+// carom::Error where a stop's instant cannot be located or a flow strikes its stops more than
+// kMaxStopStrikes times.
+using GroupFlow = std::function<std::vector<core::BodyState>(
+    const core::joints::JointedSystem&, const std::vector<core::BodyState>&, double)>;
+std::vector<core::BodyState> flowWithStops(const core::joints::JointedSystem& system,
+                                           const std::vector<JointDrive>& drives,
+                                           const std::vector<core::BodyState>& states, double h,
+                                           const GroupFlow& flow);
+
+// The motors' kicks of one step on the group's `states` (their momenta changed), one motor after
+// the other, each with the joints held.
+void kickMotors(const core::joints::JointedSystem& system, const std::vector<JointDrive>& drives,
+                std::vector<core::BodyState>& states);
+
+// The stops of `drives` that the joints touch at `states` (φ at most kTouchingStop) as rows of a
+// velocity-level hold (core::contact::solveJointsAndContacts' bounded rows): φ̇ ≥ 0, pushing only,
+// between list indices `slots[i]` (group body i's place in the caller's body list). A body resting
+// on a jointed body that rests on its stop is then held as if the stop were there: without it the
+// hold would let the joint yield, and the body would sink into the one the stop holds still.
+inline constexpr double kTouchingStop = 1e-9;  // rad or m
+std::vector<core::contact::JointRow> touchingStopRows(const core::joints::JointedSystem& system,
+                                                      const std::vector<JointDrive>& drives,
+                                                      const std::vector<core::BodyState>& states,
+                                                      const std::vector<int>& slots);
+
+// The position s of `drive`'s joint at `states` (rad in (−π, π], Bullet's getHingeAngle; or m,
+// getLinearPos).
+double jointPosition(const core::joints::JointedSystem& system, const JointDrive& drive,
+                     const std::vector<core::BodyState>& states);
+
+}  // namespace carom::detail
