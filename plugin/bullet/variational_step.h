@@ -273,6 +273,11 @@ class VariationalStep {
   };
   JointedProblem jointedProblemOf(const CandidatePair& pair, const core::impact::ContactBody& sideA,
                                   const core::impact::ContactBody& sideB) const;
+  // Calls visit(group, slots, states) once for each joint group with a body in the island: its
+  // bodies' places (m_slot) and states now, in the group's order.
+  using JointGroupVisit = std::function<void(const detail::JointGroup&, const std::vector<int>&,
+                                             const std::vector<core::BodyState>&)>;
+  void forEachJointGroup(const Island& island, const JointGroupVisit& visit) const;
   // The island's joint rows at its bodies' states now, between their places m_slot.
   std::vector<core::contact::JointRow> islandJointRows(const Island& island) const;
   // The island's joints' stops touching now (detail::touchingStopRows) between their places m_slot,

@@ -18,23 +18,14 @@ void VariationalStep::kickMotors() {
 std::vector<core::contact::JointRow> VariationalStep::islandStopRows(
     const Island& island, const std::vector<core::impact::ContactBody>& bodies) const {
   std::vector<core::contact::JointRow> rows;
-  std::vector<bool> added(m_joints.groups.size(), false);
-  for (const int body : island.bodies) {
-    if (!jointed(body) || added[m_joints.groupOf[body]]) continue;
-    added[m_joints.groupOf[body]] = true;
-    const detail::JointGroup& group = m_joints.groups[m_joints.groupOf[body]];
-    if (group.drives.empty()) continue;
-    std::vector<int> slots;
-    std::vector<core::BodyState> states;
-    for (const int member : group.bodies) {
-      slots.push_back(m_slot[member]);
-      states.push_back(m_bodies[member].state);
-    }
+  forEachJointGroup(island, [&](const detail::JointGroup& group, const std::vector<int>& slots,
+                                const std::vector<core::BodyState>& states) {
+    if (group.drives.empty()) return;
     for (const core::contact::JointRow& row :
          detail::touchingStopRows(group.system, group.drives, states, slots)) {
       if (core::contact::inverseMassOf(bodies, row) > 0) rows.push_back(row);
     }
-  }
+  });
   return rows;
 }
 

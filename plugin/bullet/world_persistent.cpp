@@ -270,12 +270,11 @@ void VariationalStep::settleEarlierHolds(int id, double remaining) {
   }
 }
 
-std::vector<core::contact::JointRow> VariationalStep::islandJointRows(const Island& island) const {
-  std::vector<core::contact::JointRow> rows;
-  std::vector<bool> added(m_joints.groups.size(), false);
+void VariationalStep::forEachJointGroup(const Island& island, const JointGroupVisit& visit) const {
+  std::vector<bool> visited(m_joints.groups.size(), false);
   for (const int body : island.bodies) {
-    if (!jointed(body) || added[m_joints.groupOf[body]]) continue;
-    added[m_joints.groupOf[body]] = true;
+    if (!jointed(body) || visited[m_joints.groupOf[body]]) continue;
+    visited[m_joints.groupOf[body]] = true;
     const detail::JointGroup& group = m_joints.groups[m_joints.groupOf[body]];
     std::vector<int> slots;
     std::vector<core::BodyState> states;
@@ -283,10 +282,18 @@ std::vector<core::contact::JointRow> VariationalStep::islandJointRows(const Isla
       slots.push_back(m_slot[member]);
       states.push_back(m_bodies[member].state);
     }
+    visit(group, slots, states);
+  }
+}
+
+std::vector<core::contact::JointRow> VariationalStep::islandJointRows(const Island& island) const {
+  std::vector<core::contact::JointRow> rows;
+  forEachJointGroup(island, [&](const detail::JointGroup& group, const std::vector<int>& slots,
+                                const std::vector<core::BodyState>& states) {
     const std::vector<core::contact::JointRow> groupRows =
         detail::jointRowsOf(group, states, slots);
     rows.insert(rows.end(), groupRows.begin(), groupRows.end());
-  }
+  });
   return rows;
 }
 

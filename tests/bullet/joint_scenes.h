@@ -20,6 +20,16 @@ namespace carom::test {
 inline constexpr double kPi = 3.14159265358979323846;
 inline constexpr double kG = 9.81;  // m/s², the scenes' gravity
 
+// The energy's band over a window of steps (J).
+struct Band {
+  double low = INFINITY, high = -INFINITY;
+  void add(double energy) {
+    low = std::min(low, energy);
+    high = std::max(high, energy);
+  }
+  double width() const { return high - low; }
+};
+
 // `value` as %.3e, for a test's recorded measurements (RecordProperty).
 inline std::string scientific(double value) {
   char text[32];

@@ -23,6 +23,7 @@
 namespace carom {
 namespace {
 
+using test::Band;
 using test::kG;
 using test::kPi;
 using test::Pendulum;
@@ -31,16 +32,6 @@ using test::Scene;
 Config variational() {
   return test::configWith(SolverKind::variational);
 }
-
-// The energy's band over a window of steps (J).
-struct Band {
-  double low = INFINITY, high = -INFINITY;
-  void add(double energy) {
-    low = std::min(low, energy);
-    high = std::max(high, energy);
-  }
-  double width() const { return high - low; }
-};
 
 // Released level at 240 Hz for 20,000 steps (83 s, 40 swings): the symplectic flow's energy
 // oscillates in a band that neither grows nor moves, and the joint holds to round-off each step.

@@ -21,6 +21,7 @@
 namespace carom {
 namespace {
 
+using test::Band;
 using test::kG;
 using test::kPi;
 using test::Scene;
@@ -120,16 +121,6 @@ TEST(JointLimitsVariational, PartialBounceIsRelaxationTimesBias) {
   EXPECT_NEAR(rod.spin(), -e * omega, 1e-12 * omega);
   EXPECT_NEAR(rod.kinetic(), e * e * energy0, 1e-12 * energy0);
 }
-
-// The energy's band over a window of steps (J).
-struct Band {
-  double low = INFINITY, high = -INFINITY;
-  void add(double energy) {
-    low = std::min(low, energy);
-    high = std::max(high, energy);
-  }
-  double width() const { return high - low; }
-};
 
 // The rod hinged at its end falls from level onto its stop at −45°. Elastic, it swings back up to
 // level, over and over, its energy in the LGVI's band, which does not drift; plastic, it stays on
