@@ -97,7 +97,7 @@ StepDiagnostics VariationalStep::run() {
   for (int body = 0; body < bodyCount; ++body) {  // a body in no pair flies free
     if (m_slot[body] < 0) m_bodies[body].state = m_trial[body];
   }
-  m_startOfStep = {islands, m_pairs, m_tracks, m_pairsOf, m_searched, m_trial};
+  m_startOfStep = {islands, m_pairs, m_searched, m_trial};
   for (std::size_t id = 0; id < islands.size(); ++id)
     runAndCount(islands, static_cast<int>(id));
   rerunLinkedIslands(islands);

@@ -195,11 +195,11 @@ class VariationalStep {
 
   // What an island's run changes outside its own held contacts, kept so that the run can be
   // discarded (world_island_rerun.cpp).
+  // Stage 3's tracks need no copy: each was then a PairTrack whose start gap is pending (addPair);
+  // nor its bodies' pair lists, which the runs only append to.
   struct StartOfStep {
     std::vector<Island> islands;  // as findIslands made them, before any body joined one
     std::vector<CandidatePair> pairs;
-    std::vector<PairTrack> tracks;
-    std::vector<std::vector<int>> pairsOf;
     std::vector<std::pair<btVector3, btVector3>> searched;
     std::vector<core::BodyState> trial;
   };

@@ -58,14 +58,18 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
     m_trial[body] = m_startOfStep.trial[body];
     m_stale[body] = false;
     m_searched[body] = m_startOfStep.searched[body];
-    m_pairsOf[body] = m_startOfStep.pairsOf[body];  // less the pairs its run found
+    std::vector<int>& pairs = m_pairsOf[body];  // less the pairs its run found, appended
+    const int found = static_cast<int>(m_startOfStep.pairs.size());
+    pairs.erase(std::remove_if(pairs.begin(), pairs.end(), [&](int p) { return p >= found; }),
+                pairs.end());
     m_eventsOf[body] = 0;
     m_islandOf[body] = -1;
     m_slot[body] = -1;
   }
   for (const int p : start.pairs) {
     m_pairs[p] = m_startOfStep.pairs[p];
-    m_tracks[p] = m_startOfStep.tracks[p];
+    m_tracks[p] = PairTrack{};
+    m_tracks[p].startGapPending = true;
   }
   m_held.erase(std::remove_if(m_held.begin(), m_held.end(),
                               [id](const HeldContact& held) { return held.island == id; }),
