@@ -73,12 +73,19 @@ void VariationalStep::readBodies() {
 void VariationalStep::writeBodies() {
   for (std::size_t i = 0; i < m_bodies.size(); ++i) {
     // A repeated still island's bodies keep Bullet's values to the bit (γ = m v does not return v
-    // to the last bit), which the next step's repeat compares.
+    // to the last bit), which the next step's repeat compares; their interpolation transform, set
+    // to the trial pose for the swept AABBs, is theirs again, as setCenterOfMassTransform leaves it
+    // (the motion states are synchronised from it).
+    const StepBody& body = m_bodies[i];
     const int island = m_islandOf[i];
     if (island >= 0 && island < static_cast<int>(m_stillness.size()) &&
-        m_stillness[island].repeated)
+        m_stillness[island].repeated) {
+      btRigidBody& bullet = *body.rigidBody;
+      bullet.setInterpolationWorldTransform(bullet.getWorldTransform());
+      bullet.setInterpolationLinearVelocity(bullet.getLinearVelocity());
+      bullet.setInterpolationAngularVelocity(bullet.getAngularVelocity());
       continue;
-    const StepBody& body = m_bodies[i];
+    }
     body.rigidBody->setCenterOfMassTransform(btTransform(toBt(body.state.R), toBt(body.state.x)));
     body.rigidBody->setLinearVelocity(toBt(core::linearVelocity(body.mass, body.state)));
     body.rigidBody->setAngularVelocity(toBt(core::angularVelocityWorld(body.mass, body.state)));
