@@ -44,11 +44,12 @@ struct StepDiagnostics {
   /// of the step, and the two were run again from its start as one (world_island_rerun.cpp). The
   /// number of such reruns.
   int islandsJoined = 0;
-  /// Islands taken as a repeat of the last step (still_islands.cpp): found exactly as at its
-  /// start, bit for bit in everything their step reads (poses, momenta, loads, masses, shapes'
-  /// bounds, materials, partners, warm starts), where that step had left them exactly so. Their
-  /// step is the same function of the same inputs, so its result is known without solving: a tower
-  /// at rest costs its broadphase only. Counted among restingIslands too.
+  /// Islands at rest taken as a repeat of the last step (still_islands.cpp): that step left every
+  /// body where it found it (velocities within 1e-12 m/s, poses within that times the step), and
+  /// this one finds, bit for bit, what it wrote and everything else it read (loads, masses, shapes,
+  /// materials, static partners). The step would leave them there again, so they stay, with the
+  /// last step's contact impulses, without a flow, a gap query or a solve: a tower at rest costs
+  /// its broadphase. Counted among restingIslands too.
   int stillIslands = 0;
   /// Simultaneous impacts of more contacts than one Halm–Posa problem takes (32), resolved one
   /// contact at a time in turn instead (simultaneous_impact.h); their events' law says so.
@@ -174,8 +175,9 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
       std::pair<std::pair<const btCollisionObject*, const btCollisionObject*>, std::array<int, 3>>;
   /// Persistent-contact impulses of the previous step (warm start).
   std::map<ContactKey, btVector3> m_warmStart;
-  /// Variational mode: an island the last step left exactly as it found it (still_islands.cpp):
-  /// the bytes of what its step read, and what the step gave besides its unchanged bodies.
+  /// Variational mode: an island the last step left where it found it (still_islands.cpp): the
+  /// bytes of what the next step must find to repeat it, and what the step gave besides its
+  /// unchanged bodies.
   struct StillIsland {
     std::vector<unsigned char> inputs;
     int persistentContacts = 0;
