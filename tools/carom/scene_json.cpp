@@ -71,6 +71,31 @@ std::string shapeFields(const ShapeSpec& shape) {
   return "";
 }
 
+// The joint types that take an axis (the scene file's `axis` key).
+bool hasAxis(JointKind kind) {
+  return kind == JointKind::hinge || kind == JointKind::slider || kind == JointKind::coneTwist ||
+         kind == JointKind::sixDof;
+}
+
+const SceneBody* bodyNamed(const Scene& scene, const std::string& name) {
+  for (const SceneBody& body : scene.bodies) {
+    if (body.name == name) return &body;
+  }
+  return nullptr;  // the world
+}
+
+// The joint's pivot (and axis) in one body's frame at t = 0, the frame of its rows in bodies.csv;
+// the world's frame for a joint to the world (no body).
+std::string anchorFields(const SceneJoint& joint, const SceneBody* body, const char* suffix) {
+  const btTransform toBody =
+      body ? btTransform(body->orientation, body->position).inverse() : btTransform::getIdentity();
+  std::string out = std::string(", \"pivot_") + suffix + "\": " + vector(toBody * joint.pivot);
+  if (hasAxis(joint.kind)) {
+    out += std::string(", \"axis_") + suffix + "\": " + vector(toBody.getBasis() * joint.axis);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string sceneJson(const Scene& scene) {
@@ -85,7 +110,18 @@ std::string sceneJson(const Scene& scene) {
         << ", \"orientation\": " << quaternion(body.orientation) << "}";
     separator = ",\n";
   }
-  out << "\n  ]\n}\n";
+  out << "\n  ],\n  \"joints\": [";
+  separator = "\n";
+  for (const SceneJoint& joint : scene.joints) {
+    const SceneBody* bodyB = joint.bodyB.empty() ? nullptr : bodyNamed(scene, joint.bodyB);
+    out << separator << "    {\"type\": \"" << toString(joint.kind)
+        << "\", \"body_a\": " << quoted(joint.bodyA)
+        << ", \"body_b\": " << (bodyB ? quoted(joint.bodyB) : "null")
+        << anchorFields(joint, bodyNamed(scene, joint.bodyA), "a")
+        << anchorFields(joint, bodyB, "b") << "}";
+    separator = ",\n";
+  }
+  out << (scene.joints.empty() ? "" : "\n  ") << "]\n}\n";
   return out.str();
 }
 
