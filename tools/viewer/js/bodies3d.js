@@ -1,5 +1,6 @@
-// The 3D view: a three.js mesh per body of scene.json, posed at a time of the run. carom's world
-// is z-up, so the camera is too.
+// The 3D view: a three.js mesh per body of scene.json, posed at a time of the run, and a marker
+// and lines per joint, placed from the poses of its bodies. carom's world is z-up, so the camera
+// is too.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { ConvexGeometry } from 'three/addons/geometries/ConvexGeometry.js';
@@ -52,7 +53,8 @@ function compoundGeometry(body, planeSize) {
   }));
 }
 
-// The box around every position a dynamic body takes and every static body that is not a plane.
+// The box around every position a dynamic body takes, every static body that is not a plane and
+// every pivot fixed in the world (the top of a pendulum's string).
 function boundsOf(run) {
   const box = new THREE.Box3();
   for (const pose of run.poses.values()) {
@@ -60,6 +62,9 @@ function boundsOf(run) {
   }
   for (const body of run.scene.bodies) {
     if (body.shape !== 'plane') box.expandByPoint(vec(body.position));
+  }
+  for (const joint of run.scene.joints ?? []) {
+    if (joint.body_b === null) box.expandByPoint(vec(joint.pivot_b));
   }
   if (box.isEmpty()) box.expandByPoint(new THREE.Vector3());
   return box;
@@ -78,6 +83,66 @@ function planeMesh(body, center, size, material) {
   grid.position.z = 1e-3 * size;  // just above the quad, so that the two do not flicker
   mesh.add(grid);
   return mesh;
+}
+
+// Joints are drawn over the bodies (no depth test, after them): a pivot is mostly inside a body or
+// on its surface, where the body's mesh would hide it.
+const kJointMarker = new THREE.MeshBasicMaterial({ color: 0xd35400, depthTest: false });
+const kJointLine = new THREE.LineBasicMaterial({ color: 0x22313f, depthTest: false });
+const kJointAxis = new THREE.LineBasicMaterial({ color: 0xd35400, depthTest: false });
+
+// A joint's parts: a marker at its pivot, one polyline from body A's centre to the pivot as body A
+// holds it, on to the pivot as body B holds it (the two differ by the joint's error) and to body
+// B's centre (for a joint to the world, the fixed pivot), and for a joint with an axis (hinge,
+// slider, cone_twist, six_dof) a segment along the axis through the pivot, turning with body A.
+// `a` and `b` are the bodies' posed objects (b null for the world).
+class JointParts {
+  constructor(joint, a, b, size, group) {
+    this.a = a;
+    this.b = b;
+    this.pivotA = vec(joint.pivot_a);
+    this.pivotB = vec(joint.pivot_b);
+    this.axisA = joint.axis_a ? vec(joint.axis_a).multiplyScalar(4 * size) : null;
+    this.marker = new THREE.Mesh(new THREE.SphereGeometry(size, 12, 8), kJointMarker);
+    this.line = polyline(4, kJointLine);
+    const parts = [this.line, this.marker];
+    if (this.axisA) {
+      this.axis = polyline(2, kJointAxis);
+      parts.push(this.axis);
+    }
+    for (const part of parts) part.renderOrder = 1;
+    group.add(...parts);
+  }
+
+  place() {
+    const pa = this.pivotA.clone().applyQuaternion(this.a.quaternion).add(this.a.position);
+    const pb = this.b
+      ? this.pivotB.clone().applyQuaternion(this.b.quaternion).add(this.b.position)
+      : this.pivotB;
+    this.gap = pa.distanceTo(pb);
+    this.marker.position.copy(pa);
+    setPoints(this.line, [this.a.position, pa, pb, this.b ? this.b.position : pb]);
+    if (this.axisA) {
+      const half = this.axisA.clone().applyQuaternion(this.a.quaternion);
+      setPoints(this.axis, [pa.clone().sub(half), pa.clone().add(half)]);
+    }
+  }
+}
+
+// A line through `count` points that move every frame: three.js does not cull it by a bounding
+// sphere computed once.
+function polyline(count, material) {
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * count), 3));
+  const line = new THREE.Line(geometry, material);
+  line.frustumCulled = false;
+  return line;
+}
+
+function setPoints(line, points) {
+  const position = line.geometry.getAttribute('position');
+  points.forEach((p, i) => position.setXYZ(i, p.x, p.y, p.z));
+  position.needsUpdate = true;
 }
 
 export class Bodies3d {
@@ -117,6 +182,27 @@ export class Bodies3d {
       meshCount += 1;
     });
     this.meshCount = meshCount;
+
+    // Joints hold dynamic bodies (posed every frame by their meshes) or static ones (posed as
+    // scene.json has them; a plane's mesh is placed under the bodies, not at its body frame).
+    const posed = new Map(this.meshes);
+    for (const body of run.scene.bodies) {
+      if (!body.static) continue;
+      const still = new THREE.Object3D();
+      still.position.copy(vec(body.position));
+      const [w, x, y, z] = body.orientation;
+      still.quaternion.set(x, y, z, w);
+      posed.set(body.name, still);
+    }
+    const poseOf = (name) => {
+      if (!posed.has(name)) throw new Error(`scene.json: a joint names no body "${name}"`);
+      return posed.get(name);
+    };
+    this.joints = new THREE.Group();
+    this.jointParts = (run.scene.joints ?? []).map((joint) => new JointParts(
+      joint, poseOf(joint.body_a), joint.body_b === null ? null : poseOf(joint.body_b),
+      0.012 * extent, this.joints));
+    this.scene.add(this.joints);
 
     this.camera = new THREE.PerspectiveCamera(45, 1, extent / 1000, extent * 100);
     this.camera.up.copy(kZ);
@@ -161,6 +247,18 @@ export class Bodies3d {
       qb.set(p[b + 4], p[b + 5], p[b + 6], p[b + 3]);
       mesh.quaternion.slerpQuaternions(qa, qb, s);
     }
+    for (const joint of this.jointParts) joint.place();
+    this.render();
+  }
+
+  // The largest distance between a joint's pivot as its two bodies hold it, at the time last set
+  // (m): the joints' error, small where scene.json's anchors and bodies.csv's poses agree.
+  jointGap() {
+    return Math.max(0, ...this.jointParts.map((joint) => joint.gap));
+  }
+
+  showJoints(shown) {
+    this.joints.visible = shown;
     this.render();
   }
 
