@@ -17,8 +17,8 @@ void refuseUnheldContact(const core::contact::PersistentContactReport& stop,
           << " cannot be held: the contact solve did not converge (" << stop.message
           << ") and leaves them closing at " << stop.penetrationRate
           << " m/s at the end of the step, faster than the resting speed " << restingSpeed
-          << " m/s. Its Gauss-Seidel sweeps converge at about 1 - m/M per sweep where a body of "
-             "mass m is pressed by one of mass M; bring the masses closer together";
+          << " m/s. Its sweeps and exact solves lose their precision where a body of mass m is "
+             "pressed by one of mass M beyond M/m of about 1e11; bring the masses closer together";
   throw PairError(message.str(), &a, &b);
 }
 

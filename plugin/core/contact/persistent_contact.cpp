@@ -264,12 +264,12 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // relative velocity before and after), else undone: where the sweeps have not yet found the
   // active set, the exact solve of a wrong one can throw impulses along nearly redundant contacts.
   // Returns whether it was kept.
-  const auto solveSubspace = [&](int maxProducts) {
+  const auto solveSubspace = [&](SubspaceMethod method, int maxProducts) {
     std::vector<Vec3> u;
     for (const SweepContact& s : sweep)
       u.push_back(relativeVelocityOf(v, w, s));
     const std::optional<std::vector<Vec3>> change =
-        subspaceStep(sweep, contacts, lambda, u, bodies.size(), maxProducts, settings.tolerance);
+        subspaceStep(sweep, contacts, lambda, u, bodies, method, maxProducts, settings.tolerance);
     if (!change) return false;
     std::vector<std::size_t> changing;  // the contacts the solve changes
     std::vector<Vec3> uBefore;
@@ -291,6 +291,8 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     return false;
   };
   int subspaceTriesLeft = settings.subspaceSolves, nextSubspaceTry = 8;
+  // The direct solve until one of its steps is undone, then conjugate gradients (see below).
+  SubspaceMethod subspaceMethod = SubspaceMethod::kDirect;
   for (int iteration = 1; iteration <= settings.maxIterations; ++iteration) {
     report.iterations = iteration;
     // Tested after the first sweep (a warm start from the solution stops there) and every fourth:
@@ -385,10 +387,19 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     // Tried after 8, 16, 32, … sweeps, until one is undone: a warm start that converges within a
     // few sweeps needs none, and where the sweeps have not found the active set by then (contacts
     // sliding and sticking by turns in a pile of mixed shapes) the tries cost and did not help.
+    // The direct solve is exact on the active set (a cold stack of 580 contacts holds in 250 sweeps
+    // where conjugate gradients took 2,840); where its step is undone, the sweeps' active set is
+    // still wrong and the shorter, smoother conjugate-gradient step is tried in its place.
     if (iteration == nextSubspaceTry && subspaceTriesLeft > 0) {
       --subspaceTriesLeft;
       nextSubspaceTry *= 2;
-      if (solveSubspace(kSubspaceProductsPerSweep * iteration)) {
+      const int products = kSubspaceProductsPerSweep * iteration;
+      bool kept = solveSubspace(subspaceMethod, products);
+      if (!kept && subspaceMethod == SubspaceMethod::kDirect) {
+        subspaceMethod = SubspaceMethod::kConjugateGradients;
+        kept = solveSubspace(subspaceMethod, products);
+      }
+      if (kept) {
         ++report.subspaceSolves;
         restartMomentum();
         lastStepNorm = 0.0;

@@ -52,6 +52,21 @@ TEST(SubspaceSolve, ATenBoxTowerComesToRestInTensOfSweeps) {
   expectTowerAtRest(tower, kLevels);
 }
 
+TEST(SubspaceSolve, OneDirectSolveHoldsAFiftyBoxTower) {
+  // Every corner pressed and sticking after the first sweeps: the active set is right, and the
+  // direct solve (exact on it) leaves only round-off; conjugate gradients within its 32 products
+  // would still be carrying the weight down 50 levels.
+  constexpr int kLevels = 50;
+  Tower tower(kLevels);
+  const PersistentContactReport report =
+      solvePersistentContacts(tower.bodies, tower.contacts, withSubspace(1));
+  std::printf("cold tower of %d boxes: %d sweeps\n", kLevels, report.iterations);
+  ASSERT_TRUE(report.ok()) << report.message;
+  EXPECT_EQ(report.subspaceSolves, 1);
+  EXPECT_LE(report.iterations, 16);
+  expectTowerAtRest(tower, kLevels);
+}
+
 TEST(SubspaceSolve, AHeavyBlockOnALightOneConvergesWhereGaussSeidelStalls) {
   PersistentContactSettings settings = withSubspace();
   settings.stallSweeps = 64;

@@ -63,10 +63,12 @@ struct PersistentContactSettings {
   bool momentum = true;
   /// Subspace minimisations a solve may try (PGS-SM, see the source): after 8, 16, 32, … sweeps,
   /// while unconverged, the rows the sweeps have made active (pressed contacts, sticking or
-  /// sliding) are solved at once by conjugate gradients (up to four products per sweep so far), and
-  /// the sweeps go on from there; kept where it lowers the kinetic energy, else undone and not
-  /// tried again in the solve. Where loads travel down a pile Gauss–Seidel needs thousands of
-  /// sweeps and this a few solves. Default 0: plain Gauss–Seidel.
+  /// sliding) are solved at once, exactly by a sparse factorisation over the bodies (six unknowns
+  /// per body), and the sweeps go on from there; kept where it lowers the kinetic energy, else
+  /// undone. After the first direct step undone, the tries solve by conjugate gradients instead
+  /// (up to four products per sweep so far); after one of those undone, none is tried again in the
+  /// solve. Where loads travel down a pile Gauss–Seidel needs thousands of sweeps and this a few
+  /// solves. Default 0: plain Gauss–Seidel.
   int subspaceSolves = 0;
   /// Crawl stop: while the largest change of a contact's relative velocity over a sweep is above
   /// this (m/s), the solve also stops, reported as kStalled, where the rate at which that change
