@@ -13,6 +13,7 @@
 
 #include "carom/error.h"
 #include "impact_solver_island.h"
+#include "joint_feedback.h"
 #include "joint_names.h"
 
 namespace carom {
@@ -448,22 +449,15 @@ void writeJoints(const Island& island, std::vector<JointWrite>& joints) {
     JointWrite write;
     write.joint = joint;
     write.breaks = island.broken.count(joint) != 0;
-    write.feedback.m_appliedForceBodyA.setZero();
-    write.feedback.m_appliedTorqueBodyA.setZero();
-    write.feedback.m_appliedForceBodyB.setZero();
-    write.feedback.m_appliedTorqueBodyB.setZero();
+    clearJointFeedback(write.feedback);
     joints.push_back(write);
   }
   for (const IslandJointRow& row : island.jointRows) {
     JointWrite& write = joints[slot.at(row.joint)];
-    const btRigidBody& a = row.joint->getRigidBodyA();
-    const btRigidBody& b = row.joint->getRigidBodyB();
     const double lambda = row.row.impulse;
-    btJointFeedback& feedback = write.feedback;
-    feedback.m_appliedForceBodyA += toBt(row.row.linearA) * lambda * a.getLinearFactor() / h;
-    feedback.m_appliedForceBodyB += toBt(row.row.linearB) * lambda * b.getLinearFactor() / h;
-    feedback.m_appliedTorqueBodyA += toBt(row.row.angularA) * a.getAngularFactor() * lambda / h;
-    feedback.m_appliedTorqueBodyB += toBt(row.row.angularB) * b.getAngularFactor() * lambda / h;
+    addJointFeedback(write.feedback, *row.joint, lambda * row.row.linearA,
+                     lambda * row.row.angularA, lambda * row.row.linearB, lambda * row.row.angularB,
+                     h);
     write.appliedImpulse = lambda;
   }
 }

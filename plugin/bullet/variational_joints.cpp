@@ -5,6 +5,9 @@
 #include <BulletDynamics/ConstraintSolver/btPoint2PointConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
 
+#include <Eigen/QR>
+#include <cmath>
+#include <numeric>
 #include <unordered_map>
 #include <utility>
 
@@ -12,6 +15,7 @@
 #include "carom/core/joints/constraint.h"
 #include "carom/error.h"
 #include "disjoint_sets.h"
+#include "joint_feedback.h"
 #include "joint_names.h"
 
 namespace carom::detail {
@@ -24,8 +28,8 @@ using core::joints::JointType;
 constexpr const char* kSupported =
     "supported in variational mode: btPoint2PointConstraint, btHingeConstraint, "
     "btSliderConstraint and btFixedConstraint (a btGeneric6DofSpring2Constraint with every axis "
-    "locked), hinges and sliders with their limits and motors, without breaking thresholds or "
-    "feedback; use solver.kind = \"lcp\" for the others";
+    "locked), hinges and sliders with their limits and motors; use solver.kind = \"lcp\" for the "
+    "others";
 
 // btFixedConstraint is a btGeneric6DofSpring2Constraint with every axis locked at 0 (its type is
 // Bullet's D6_SPRING_2_CONSTRAINT_TYPE): such a joint, whatever its class, is a weld; one with an
@@ -147,10 +151,8 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
       if (!lockedWeld(static_cast<btGeneric6DofSpring2Constraint&>(joint)))
         refuse(" with an axis not locked at 0 (only a weld, btFixedConstraint as built, is held)");
   }
-  if (joint.getBreakingImpulseThreshold() < SIMD_INFINITY)
-    refuse(" with a breaking threshold (setBreakingImpulseThreshold)");
-  // Its applied impulse and btJointFeedback are not written: refused rather than left at zero.
-  if (joint.needsFeedback()) refuse(" with feedback enabled (enableFeedback)");
+  if (std::isnan(joint.getBreakingImpulseThreshold()))
+    refuse(" with a breaking threshold that is not a number");
   if (joint.getRigidBodyA().isKinematicObject() || joint.getRigidBodyB().isKinematicObject())
     refuse(" on a kinematic body");
 }
@@ -182,6 +184,7 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
   std::vector<int> groupOfRoot(bodies.size(), -1);
   std::vector<std::vector<Joint>> jointsOf;
   std::vector<std::vector<int>> bodiesOf;
+  std::vector<std::vector<btTypedConstraint*>> sourcesOf;
   std::vector<int> localIndex(bodies.size(), -1);
   const auto groupFor = [&](int body) {
     int& group = groupOfRoot[joined.root(body)];
@@ -190,6 +193,7 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
       jointsOf.emplace_back();
       bodiesOf.emplace_back();
       drivesOf.emplace_back();
+      sourcesOf.emplace_back();
     }
     if (out.groupOf[body] < 0) {
       out.groupOf[body] = group;
@@ -216,6 +220,7 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
       if (drive.driven()) drivesOf[group].push_back(drive);
     }
     jointsOf[group].push_back(joint);
+    sourcesOf[group].push_back(sources[j]);
   }
   for (std::size_t g = 0; g < jointsOf.size(); ++g) {
     std::vector<core::MassProperties> groupMasses;
@@ -223,7 +228,7 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
       groupMasses.push_back(masses[body]);
     out.groups.push_back(
         {bodiesOf[g], core::joints::JointedSystem(std::move(groupMasses), std::move(jointsOf[g])),
-         std::move(drivesOf[g])});
+         std::move(drivesOf[g]), std::move(sourcesOf[g])});
   }
   return out;
 }
@@ -256,6 +261,89 @@ std::vector<core::contact::JointRow> jointRowsOf(const core::joints::JointedSyst
     }
   }
   return rows;
+}
+
+void addImpulses(const JointImpulses& from, JointImpulses& into) {
+  for (std::size_t j = 0; j < into.size(); ++j) {
+    into[j].linearA += from[j].linearA;
+    into[j].angularA += from[j].angularA;
+    into[j].linearB += from[j].linearB;
+    into[j].angularB += from[j].angularB;
+  }
+}
+
+void addRowImpulses(const core::joints::JointedSystem& system,
+                    const std::vector<core::BodyState>& states, const Eigen::VectorXd& lambda,
+                    JointImpulses& into) {
+  std::vector<int> slots(states.size());
+  std::iota(slots.begin(), slots.end(), 0);
+  addRowImpulses(system, jointRowsOf(system, states, slots), lambda, 0, into);
+}
+
+void addRowImpulses(const core::joints::JointedSystem& system,
+                    const std::vector<core::contact::JointRow>& rows, const Eigen::VectorXd& lambda,
+                    std::size_t first, JointImpulses& into) {
+  std::size_t r = first;
+  for (std::size_t j = 0; j < system.joints().size(); ++j) {
+    for (int k = 0; k < core::joints::rowCount(system.joints()[j].type); ++k, ++r) {
+      // A row's impulse λ gives each side Jᵀλ (jointed_flow.h (1), (4)); a world side's part is 0.
+      const core::contact::JointRow& row = rows[r];
+      const double l = lambda(static_cast<Eigen::Index>(r));
+      into[j].linearA += l * row.linearA;
+      into[j].angularA += l * row.angularA;
+      into[j].linearB += l * row.linearB;
+      into[j].angularB += l * row.angularB;
+    }
+  }
+}
+
+void writeJointImpulses(const JointGroup& group, const std::vector<core::BodyState>& states,
+                        const JointImpulses& impulses, double h) {
+  std::vector<int> slots(states.size());
+  std::iota(slots.begin(), slots.end(), 0);
+  const std::vector<core::contact::JointRow> rows = jointRowsOf(group.system, states, slots);
+  std::size_t r = 0;
+  for (std::size_t j = 0; j < group.sources.size(); ++j) {
+    btTypedConstraint& joint = *group.sources[j];
+    const JointImpulse& impulse = impulses[j];
+    std::vector<core::contact::JointRow> own(
+        rows.begin() + static_cast<std::ptrdiff_t>(r),
+        rows.begin() + static_cast<std::ptrdiff_t>(r) +
+            core::joints::rowCount(group.system.joints()[j].type));
+    r += own.size();
+    // The core's rows are ∇g of g = p_B − p_A (joint.h): Bullet's point rows are their opposites,
+    // +1 on A.
+    for (core::contact::JointRow& row : own) {
+      row.linearA = -row.linearA;
+      row.angularA = -row.angularA;
+      row.linearB = -row.linearB;
+      row.angularB = -row.angularB;
+    }
+    for (const JointDrive& drive : group.drives) {
+      if (drive.joint == static_cast<int>(j))
+        own.push_back(driveRowOf(group.system, drive, states));
+    }
+    // The least squares of Σ λ_r J_r = the step's impulse on (A, B), 12 equations in the rows.
+    Eigen::MatrixXd jacobian(12, static_cast<Eigen::Index>(own.size()));
+    for (std::size_t k = 0; k < own.size(); ++k) {
+      const core::contact::JointRow& row = own[k];
+      const core::Vec3 zero = core::Vec3::Zero();  // a side on the world takes nothing
+      jacobian.col(static_cast<Eigen::Index>(k)) << (row.bodyA < 0 ? zero : row.linearA),
+          (row.bodyA < 0 ? zero : row.angularA), (row.bodyB < 0 ? zero : row.linearB),
+          (row.bodyB < 0 ? zero : row.angularB);
+    }
+    Eigen::VectorXd total(12);
+    total << impulse.linearA, impulse.angularA, impulse.linearB, impulse.angularB;
+    const Eigen::VectorXd lambda = jacobian.colPivHouseholderQr().solve(total);
+    if (btJointFeedback* feedback = joint.getJointFeedback()) {
+      clearJointFeedback(*feedback);
+      addJointFeedback(*feedback, joint, impulse.linearA, impulse.angularA, impulse.linearB,
+                       impulse.angularB, h);
+    }
+    joint.internalSetAppliedImpulse(lambda(lambda.size() - 1));
+    if (lambda.cwiseAbs().maxCoeff() >= joint.getBreakingImpulseThreshold())
+      joint.setEnabled(false);
+  }
 }
 
 }  // namespace carom::detail

@@ -21,10 +21,10 @@ namespace carom::detail {
 
 // Throws carom::Error, starting with `where` and naming what it refuses, unless the variational
 // step holds `joint` exactly: a point-to-point, hinge, slider or fixed joint; a hinge's limit and
-// motor as requireJointDrive allows them (variational_limits.h), a slider without a limit or motor
-// (its rotation about its axis locked, as Bullet's default angular limits [0, 0] lock it); without
-// a finite breaking threshold (the step does not break joints) or feedback (it writes no applied
-// impulse), and not on a kinematic body (a moving frame the step cannot flow).
+// motor as requireJointDrive allows them (variational_limits.h), a slider with its rotation about
+// its axis locked (as Bullet's default angular limits [0, 0] lock it) and without an angular motor;
+// not on a kinematic body (a moving frame the step cannot flow). Breaking thresholds and feedback
+// are held (writeJointImpulses).
 void requireVariationalJoint(btTypedConstraint& joint, const std::string& where);
 
 // Step bodies joined by joints (through each other; the world joins nothing): flowed together by
@@ -34,6 +34,7 @@ struct JointGroup {
   core::joints::JointedSystem system;
   std::vector<JointDrive>
       drives;  // its hinges' and sliders' limits and motors, where they have any
+  std::vector<btTypedConstraint*> sources;  // per joint of the system: its Bullet joint
 };
 
 // The joint groups of the world's enabled joints between `bodies` (the step's active dynamic
@@ -60,5 +61,17 @@ std::vector<core::contact::JointRow> jointRowsOf(const JointGroup& group,
 std::vector<core::contact::JointRow> jointRowsOf(const core::joints::JointedSystem& system,
                                                  const std::vector<core::BodyState>& states,
                                                  const std::vector<int>& slots);
+
+// Writes a step's joint impulses (`impulses`, the group's joints') to Bullet as its solver does
+// (btSequentialImpulseConstraintSolver::writeBackJoints): each joint's btJointFeedback, the force
+// and torque on each body averaged over the step of h (s), impulse / h, times the body's linear and
+// angular factors; its row impulses, the step's impulses in the joint's rows at `states` (the end
+// of the step) by least squares, exact for the point rows (their Jacobian on x is constant), a
+// row's λ the impulse on A along its A side (Bullet's sign), a driven hinge or slider's last row
+// its position's (Bullet's limit and motor row); getAppliedImpulse the last row's λ, as Bullet's;
+// and the joint disabled (it holds nothing from the next step on) where a row's |λ| reached its
+// breaking threshold.
+void writeJointImpulses(const JointGroup& group, const std::vector<core::BodyState>& states,
+                        const JointImpulses& impulses, double h);
 
 }  // namespace carom::detail

@@ -100,12 +100,13 @@ core::contact::JointRow positionRowOf(const JointedSystem& system, const JointDr
   return row;
 }
 
-// Applies along `row` the impulse `impulseFor(v, w)` (v the row's velocity now, w its change per
-// unit impulse with the system's joint rows held at their velocities) to the states' momenta,
-// through the joints. Nothing where no motion of the group changes the row (w ≈ 0).
-void strikeRow(const JointedSystem& system, std::vector<BodyState>& states,
+// Applies along `row`, joint `joint`'s, the impulse `impulseFor(v, w)` (v the row's velocity now,
+// w its change per unit impulse with the system's joint rows held at their velocities) to the
+// states' momenta, through the joints, and adds the impulses of the row and of the joint rows to
+// `into`. Nothing where no motion of the group changes the row (w ≈ 0).
+void strikeRow(const JointedSystem& system, std::vector<BodyState>& states, int joint,
                const core::contact::JointRow& row,
-               const std::function<double(double, double)>& impulseFor) {
+               const std::function<double(double, double)>& impulseFor, JointImpulses& into) {
   std::vector<core::impact::ContactBody> bodies;
   for (std::size_t i = 0; i < states.size(); ++i)
     bodies.push_back(contactBodyOf(system.bodies()[i], states[i]));
@@ -134,13 +135,24 @@ void strikeRow(const JointedSystem& system, std::vector<BodyState>& states,
   };
   push(row.bodyA, row.linearA, row.angularA);
   push(row.bodyB, row.linearB, row.angularB);
-  if (!joints.empty()) joints.hold(unitLinear, unitAngular, held);
+  Eigen::VectorXd unitHold;  // the joint rows' impulses per unit impulse along the row
+  if (!joints.empty()) unitHold = joints.hold(unitLinear, unitAngular, held);
   const double v = rowVelocity(linear, angular);
   const double w = rowVelocity(unitLinear, unitAngular) - v;
   // Below this a stop's row is one no motion of the group turns (1/(kg m²), far below any body's).
   constexpr double kRigidRow = 1e-12;
   if (!(w > kRigidRow)) return;
   const double lambda = impulseFor(v, w);
+  if (!joints.empty()) addRowImpulses(system, states, lambda * unitHold, into);
+  JointImpulse& own = into[joint];
+  if (row.bodyA >= 0) {
+    own.linearA += lambda * row.linearA;
+    own.angularA += lambda * row.angularA;
+  }
+  if (row.bodyB >= 0) {
+    own.linearB += lambda * row.linearB;
+    own.angularB += lambda * row.angularB;
+  }
   for (std::size_t i = 0; i < states.size(); ++i) {
     const core::MassProperties& mass = system.bodies()[i];
     const Vec3 velocity = linear[i] + lambda * (unitLinear[i] - linear[i]);
@@ -152,9 +164,10 @@ void strikeRow(const JointedSystem& system, std::vector<BodyState>& states,
 
 // Newton's restitution at a stop: an approaching φ̇ = v < 0 leaves at −e v.
 void strikeStop(const JointedSystem& system, std::vector<BodyState>& states,
-                const JointDrive& drive, double side, double restitution) {
-  strikeRow(system, states, positionRowOf(system, drive, side, states),
-            [&](double v, double w) { return v < 0 ? -(1 + restitution) * v / w : 0.0; });
+                const JointDrive& drive, double side, double restitution, JointImpulses& into) {
+  strikeRow(
+      system, states, drive.joint, positionRowOf(system, drive, side, states),
+      [&](double v, double w) { return v < 0 ? -(1 + restitution) * v / w : 0.0; }, into);
 }
 
 // The system with the joints of `locked` stops welded at those stops, each a fixed joint (its
@@ -284,10 +297,8 @@ double jointPosition(const JointedSystem& system, const JointDrive& drive,
   return drive.sign * std::atan2(b.col(1).dot(a.col(0)), b.col(1).dot(a.col(1)));
 }
 
-std::vector<BodyState> flowWithStops(const JointedSystem& system,
-                                     const std::vector<JointDrive>& drives,
-                                     const std::vector<BodyState>& states, double h,
-                                     const GroupFlow& flow) {
+GroupStep flowWithStops(const JointedSystem& system, const std::vector<JointDrive>& drives,
+                        const std::vector<BodyState>& states, double h, const GroupFlow& flow) {
   std::vector<Stop> stops;
   for (std::size_t d = 0; d < drives.size(); ++d) {
     if (!drives[d].limited() || (!drives[d].linear && drives[d].halfRange >= kPi)) continue;
@@ -303,8 +314,8 @@ std::vector<BodyState> flowWithStops(const JointedSystem& system,
     return false;
   };
   JointedSystem held = system;  // the system with the stops locked so far
-  std::vector<BodyState> now = states;
-  std::vector<BodyState> end = flow(held, now, h);
+  GroupStep now{states, JointImpulses(system.joints().size())};  // the flow so far
+  GroupStep end = flow(held, now.states, h);                     // from now to its end
   double rest = h;
   for (int strikes = 0;; ++strikes) {
     // The stop the flow crosses first, and the fraction of `rest` at which it does.
@@ -314,13 +325,13 @@ std::vector<BodyState> flowWithStops(const JointedSystem& system,
       const Stop& stop = stops[k];
       const JointDrive& drive = drives[stop.drive];
       if (welded(stop.drive)) continue;
-      const double phiEnd = gapOf(held, drive, stop.side, end);
+      const double phiEnd = gapOf(held, drive, stop.side, end.states);
       if (!(phiEnd < 0)) continue;
-      const double phiNow = gapOf(held, drive, stop.side, now);
+      const double phiNow = gapOf(held, drive, stop.side, now.states);
       double at = 0;
       if (phiNow > kAtStop) {
         const auto phiAt = [&](double fraction) {
-          return gapOf(held, drive, stop.side, flow(held, now, fraction * rest));
+          return gapOf(held, drive, stop.side, flow(held, now.states, fraction * rest).states);
         };
         const core::RootResult root = core::locateRoot(phiAt, 0, phiNow, 1, phiEnd);
         if (root.status != core::RootStatus::kConverged) {
@@ -334,26 +345,34 @@ std::vector<BodyState> flowWithStops(const JointedSystem& system,
         alpha = at;
       }
     }
-    if (first < 0) return end;
+    if (first < 0) {
+      addImpulses(now.impulses, end.impulses);
+      return end;
+    }
     if (strikes == kMaxStopStrikes) {
       throw Error("variational step: joint stops struck " + std::to_string(kMaxStopStrikes) +
                   " times in one flow of their joint group; take a smaller timestep");
     }
-    if (alpha > 0) now = flow(held, now, alpha * rest);
+    if (alpha > 0) {
+      GroupStep to = flow(held, now.states, alpha * rest);
+      addImpulses(now.impulses, to.impulses);
+      now = std::move(to);
+    }
     rest *= 1 - alpha;
     const Stop& stop = stops[first];
     const JointDrive& drive = drives[stop.drive];
-    strikeStop(held, now, drive, stop.side, drive.bounce);
+    strikeStop(held, now.states, drive, stop.side, drive.bounce, now.impulses);
     if (!(rest > 0)) return now;
-    end = flow(held, now, rest);
+    end = flow(held, now.states, rest);
     // A rebound that reaches the stop again within the flow: plastic (φ̇ = 0, whichever way the
     // strike left it), and the stop held.
-    if (gapOf(held, drive, stop.side, end) < 0) {
-      strikeRow(held, now, positionRowOf(held, drive, stop.side, now),
-                [](double v, double w) { return -v / w; });
+    if (gapOf(held, drive, stop.side, end.states) < 0) {
+      strikeRow(
+          held, now.states, drive.joint, positionRowOf(held, drive, stop.side, now.states),
+          [](double v, double w) { return -v / w; }, now.impulses);
       locked[first] = true;
       held = lockedSystem(system, drives, stops, locked);
-      end = flow(held, now, rest);
+      end = flow(held, now.states, rest);
     }
   }
 }
@@ -377,14 +396,24 @@ std::vector<core::contact::JointRow> touchingStopRows(const JointedSystem& syste
   return rows;
 }
 
-void kickMotors(const JointedSystem& system, const std::vector<JointDrive>& drives,
-                std::vector<BodyState>& states) {
+JointImpulses kickMotors(const JointedSystem& system, const std::vector<JointDrive>& drives,
+                         std::vector<BodyState>& states) {
+  JointImpulses impulses(system.joints().size());
   for (const JointDrive& drive : drives) {
     if (!drive.motor) continue;
-    strikeRow(system, states, positionRowOf(system, drive, 1.0, states), [&](double v, double w) {
-      return std::clamp((drive.targetSpeed - v) / w, -drive.maxImpulse, drive.maxImpulse);
-    });
+    strikeRow(
+        system, states, drive.joint, positionRowOf(system, drive, 1.0, states),
+        [&](double v, double w) {
+          return std::clamp((drive.targetSpeed - v) / w, -drive.maxImpulse, drive.maxImpulse);
+        },
+        impulses);
   }
+  return impulses;
+}
+
+core::contact::JointRow driveRowOf(const JointedSystem& system, const JointDrive& drive,
+                                   const std::vector<BodyState>& states) {
+  return positionRowOf(system, drive, 1.0, states);
 }
 
 }  // namespace carom::detail

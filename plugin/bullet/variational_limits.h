@@ -34,6 +34,7 @@
 #include "carom/core/body.h"
 #include "carom/core/contact/joint_rows.h"
 #include "carom/core/joints/system.h"
+#include "joint_impulses.h"
 
 namespace carom::detail {
 
@@ -70,22 +71,36 @@ void requireSliderDrive(btSliderConstraint& slider, const std::string& what);
 JointDrive hingeDriveOf(btHingeConstraint& hinge, int joint);
 JointDrive sliderDriveOf(btSliderConstraint& slider, int joint, double timeStep);
 
-// Flows a joint group's `states` by h (s) with the stops of `drives` held as above.
+// A joint group's states after a flow, and the impulses its joints gave over it.
+struct GroupStep {
+  std::vector<core::BodyState> states;
+  JointImpulses impulses;
+};
+
+// Flows a joint group's `states` by h (s) with the stops of `drives` held as above, the strikes'
+// impulses (the stop's row and the joint rows holding the group) counted with the flows'.
 // `flow(system, states, h)` is the step's constrained flow of the group (with its sub-steps; it
-// throws where it fails), asked of the group's system or of it with joints welded at a stop. Throws
-// carom::Error where a stop's instant cannot be located or a flow strikes its stops more than
-// kMaxStopStrikes times.
-using GroupFlow = std::function<std::vector<core::BodyState>(
-    const core::joints::JointedSystem&, const std::vector<core::BodyState>&, double)>;
-std::vector<core::BodyState> flowWithStops(const core::joints::JointedSystem& system,
-                                           const std::vector<JointDrive>& drives,
-                                           const std::vector<core::BodyState>& states, double h,
-                                           const GroupFlow& flow);
+// throws where it fails), asked of the group's system or of it with joints welded at a stop (the
+// same joints in the same order). Throws carom::Error where a stop's instant cannot be located or
+// a flow strikes its stops more than kMaxStopStrikes times.
+using GroupFlow = std::function<GroupStep(const core::joints::JointedSystem&,
+                                          const std::vector<core::BodyState>&, double)>;
+GroupStep flowWithStops(const core::joints::JointedSystem& system,
+                        const std::vector<JointDrive>& drives,
+                        const std::vector<core::BodyState>& states, double h,
+                        const GroupFlow& flow);
 
 // The motors' kicks of one step on the group's `states` (their momenta changed), one motor after
-// the other, each with the joints held.
-void kickMotors(const core::joints::JointedSystem& system, const std::vector<JointDrive>& drives,
-                std::vector<core::BodyState>& states);
+// the other, each with the joints held. Returns the impulses the joints gave.
+JointImpulses kickMotors(const core::joints::JointedSystem& system,
+                         const std::vector<JointDrive>& drives,
+                         std::vector<core::BodyState>& states);
+
+// The row of `drive`'s position, ṡ (Bullet's limit and motor row of the joint), between the
+// group's bodies (its sides' indices, core::contact::kWorld for the world) at `states`.
+core::contact::JointRow driveRowOf(const core::joints::JointedSystem& system,
+                                   const JointDrive& drive,
+                                   const std::vector<core::BodyState>& states);
 
 // The stops of `drives` that the joints touch at `states` (φ at most kTouchingStop) as rows of a
 // velocity-level hold (core::contact::solveJointsAndContacts' bounded rows): φ̇ ≥ 0, pushing only,

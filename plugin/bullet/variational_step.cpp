@@ -15,7 +15,8 @@
 //                              repeated for the rest of the step (Tran & Leok Algorithm 5.2,
 //                              generalised to many bodies), at most solver.maxEventsPerStep times
 //                              per body
-//   6 writeBodies              poses and velocities back to Bullet
+//   6 writeBodies              poses and velocities back to Bullet; writeJoints, each joint's
+//                              impulse over the step (feedback, applied impulse, breaking)
 #include "variational_step.h"
 
 #include "mesh_triangles.h"
@@ -91,19 +92,26 @@ StepDiagnostics VariationalStep::run() {
   std::iota(all.begin(), all.end(), 0);
   flowBodies(
       all, 1.0, [&](int body) -> const core::BodyState& { return m_bodies[body].state; },
-      [&](int body, const core::BodyState& state) { m_trial[body] = state; });
+      [&](int body, const core::BodyState& state) { m_trial[body] = state; },
+      [&](int g, const detail::JointImpulses& impulses) {
+        m_jointsTrial[g] = impulses;
+        detail::addImpulses(m_jointsNow[g], m_jointsTrial[g]);
+      });
   findCandidatePairs();
   std::vector<Island> islands = findIslands();
-  for (int body = 0; body < bodyCount; ++body) {  // a body in no pair flies free
-    if (m_slot[body] < 0) m_bodies[body].state = m_trial[body];
+  std::vector<int> fliers;  // a body in no pair flies free
+  for (int body = 0; body < bodyCount; ++body) {
+    if (m_slot[body] < 0) fliers.push_back(body);
   }
-  m_startOfStep = {islands, m_pairs, m_searched, m_trial};
+  takeTrials(fliers);
+  m_startOfStep = {islands, m_pairs, m_searched, m_trial, m_jointsTrial};
   for (std::size_t id = 0; id < islands.size(); ++id)
     runAndCount(islands, static_cast<int>(id));
   rerunLinkedIslands(islands);
   m_now = 1;
   applyPersistentEnd(islands);
   writeBodies();
+  writeJoints();
   // In the order they happened: the islands ran one after the other.
   std::stable_sort(m_events.begin(), m_events.end(),
                    [](const auto& a, const auto& b) { return a.second.time < b.second.time; });
@@ -144,8 +152,7 @@ void VariationalStep::runIsland(Island& island, int id) {
   const bool resting = isResting(island);
   holdRestingContacts(island, id, 1.0, resting ? Hold::kResting : Hold::kStartOfStep);
   if (resting && !closesAfterHold(island)) {
-    for (const int body : island.bodies)
-      m_bodies[body].state = m_trial[body];
+    takeTrials(island.bodies);
     m_now = 1;
     ++m_diagnostics.restingIslands;
     stillnessOf(id).heldOnce = true;
@@ -205,9 +212,15 @@ void VariationalStep::runIsland(Island& island, int id) {
       if (impactAt && *impactAt <= elapsed) impactAt.reset();
     }
   }
-  for (const int body : island.bodies)
-    m_bodies[body].state = m_trial[body];
+  takeTrials(island.bodies);
   m_now = 1;
+}
+
+void VariationalStep::takeTrials(const std::vector<int>& bodies) {
+  for (const int body : bodies) {
+    m_bodies[body].state = m_trial[body];
+    if (jointed(body)) m_jointsNow[m_joints.groupOf[body]] = m_jointsTrial[m_joints.groupOf[body]];
+  }
 }
 
 void VariationalStep::advanceIsland(const Island& island, double alpha) {
@@ -215,7 +228,10 @@ void VariationalStep::advanceIsland(const Island& island, double alpha) {
   flowBodies(
       island.bodies, alpha,
       [&](int body) -> const core::BodyState& { return m_bodies[body].state; },
-      [&](int body, const core::BodyState& state) { m_bodies[body].state = state; });
+      [&](int body, const core::BodyState& state) { m_bodies[body].state = state; },
+      [&](int g, const detail::JointImpulses& impulses) {
+        detail::addImpulses(impulses, m_jointsNow[g]);
+      });
   for (const int p : island.pairs)
     m_tracks[p].gapNow.reset();
 }
@@ -243,7 +259,7 @@ core::BodyState VariationalStep::flowBody(int index, const core::BodyState& from
   return result.state;
 }
 
-std::vector<core::BodyState> VariationalStep::flowGroup(
+detail::GroupStep VariationalStep::flowGroup(
     int g, double fraction, const std::function<const core::BodyState&(int)>& from) const {
   const detail::JointGroup& group = m_joints.groups[g];
   std::vector<core::BodyState> states;
@@ -257,27 +273,27 @@ std::vector<core::BodyState> VariationalStep::flowGroup(
   // … up to core::kMaxFlowSubsteps equal sub-steps of the same map.
   const auto flow = [&](const core::joints::JointedSystem& system,
                         const std::vector<core::BodyState>& begin, double h) {
-    core::joints::JointedFlowResult result = core::joints::flow(system, begin, h, loads);
+    core::joints::JointedFlowResult result;
     int substeps = 1;
-    for (int n = 2; !result.ok() && n <= core::kMaxFlowSubsteps; n *= 2) {
-      substeps = n;
-      result.states = begin;
-      for (int i = 0; i < n; ++i) {
-        const std::vector<core::BodyState> start = result.states;
-        result = core::joints::flow(system, start, h / n, loads);
+    for (; substeps <= core::kMaxFlowSubsteps; substeps *= 2) {
+      detail::GroupStep step{begin, detail::JointImpulses(system.joints().size())};
+      for (int i = 0; i < substeps; ++i) {
+        result = core::joints::flow(system, step.states, h / substeps, loads);
         if (!result.ok()) break;
+        // Λ at the sub-step's start, N at its end (jointed_flow.h (1), (4)).
+        detail::addRowImpulses(system, step.states, result.startImpulse, step.impulses);
+        detail::addRowImpulses(system, result.states, result.endImpulse, step.impulses);
+        step.states = result.states;
       }
+      if (result.ok()) return step;
     }
-    if (!result.ok()) {
-      std::ostringstream message;  // the residual in m or rad, which std::to_string shows as 0
-      message << "variational step: the constrained LGVI of " << group.bodies.size()
-              << " jointed bodies (" << system.joints().size() << " joints) did not converge in "
-              << substeps << " sub-steps (" << core::toString(result.status) << ", residual "
-              << std::setprecision(3) << result.residual << " after " << result.iterations
-              << " Newton iterations)";
-      throw Error(message.str());
-    }
-    return result.states;
+    std::ostringstream message;  // the residual in m or rad, which std::to_string shows as 0
+    message << "variational step: the constrained LGVI of " << group.bodies.size()
+            << " jointed bodies (" << system.joints().size() << " joints) did not converge in "
+            << substeps / 2 << " sub-steps (" << core::toString(result.status) << ", residual "
+            << std::setprecision(3) << result.residual << " after " << result.iterations
+            << " Newton iterations)";
+    throw Error(message.str());
   };
   // Joint stops (variational_limits.h) are struck inside the flow, wherever it is asked.
   return detail::flowWithStops(group.system, group.drives, states, fraction * m_timeStep, flow);
@@ -285,7 +301,8 @@ std::vector<core::BodyState> VariationalStep::flowGroup(
 
 void VariationalStep::flowBodies(const std::vector<int>& bodies, double fraction,
                                  const std::function<const core::BodyState&(int)>& from,
-                                 const std::function<void(int, const core::BodyState&)>& to) {
+                                 const std::function<void(int, const core::BodyState&)>& to,
+                                 const GroupImpulses& impulses) {
   std::vector<bool> flowed(m_joints.groups.size(), false);
   for (const int body : bodies) {
     if (!jointed(body)) {
@@ -295,9 +312,10 @@ void VariationalStep::flowBodies(const std::vector<int>& bodies, double fraction
     const int g = m_joints.groupOf[body];
     if (flowed[g]) continue;
     flowed[g] = true;
-    const std::vector<core::BodyState> states = flowGroup(g, fraction, from);
-    for (std::size_t i = 0; i < states.size(); ++i)
-      to(m_joints.groups[g].bodies[i], states[i]);
+    const detail::GroupStep step = flowGroup(g, fraction, from);
+    for (std::size_t i = 0; i < step.states.size(); ++i)
+      to(m_joints.groups[g].bodies[i], step.states[i]);
+    if (impulses) impulses(g, step.impulses);
   }
 }
 
@@ -306,7 +324,7 @@ core::BodyState VariationalStep::probeBody(int index, double fraction) const {
   if (!jointed(index)) return flowBody(index, now(index), fraction);
   const int g = m_joints.groupOf[index];
   const std::vector<int>& members = m_joints.groups[g].bodies;
-  const std::vector<core::BodyState> states = flowGroup(g, fraction, now);
+  const std::vector<core::BodyState> states = flowGroup(g, fraction, now).states;
   return states[std::find(members.begin(), members.end(), index) - members.begin()];
 }
 
@@ -350,6 +368,10 @@ std::vector<int> VariationalStep::refreshTrials(const Island& island, double rem
           track.impactAt.reset();
         }
         refreshed.push_back(body);
+      },
+      [&](int g, const detail::JointImpulses& impulses) {
+        m_jointsTrial[g] = impulses;
+        detail::addImpulses(m_jointsNow[g], m_jointsTrial[g]);
       });
   return refreshed;
 }

@@ -202,6 +202,7 @@ class VariationalStep {
     std::vector<CandidatePair> pairs;
     std::vector<std::pair<btVector3, btVector3>> searched;
     std::vector<core::BodyState> trial;
+    std::vector<detail::JointImpulses> jointsTrial;  // per joint group, as m_jointsTrial
   };
   // What an island's run added to the step's diagnostics.
   struct IslandCounts {
@@ -215,8 +216,15 @@ class VariationalStep {
 
   // Stage 1: the active dynamic bodies as core states.
   void readBodies();
-  // The joint motors' kicks of the step (variational_limits.h), before the step's start is kept.
+  // The joint motors' kicks of the step (variational_limits.h), before the step's start is kept;
+  // their impulses start m_jointsKicked and m_jointsNow.
   void kickMotors();
+  // The bodies take their trial states (m_trial), their joint groups the trials' joint impulses.
+  void takeTrials(const std::vector<int>& bodies);
+  // Stage 6 for the joints: each group's joint impulses of the step to Bullet
+  // (detail::writeJointImpulses: feedback, applied impulse, breaking); a disabled joint of a step
+  // body zeroed, as Bullet's solver zeroes every joint it is given.
+  void writeJoints();
   // Stages 4 and 5 for island `id`, its impact events and diagnostics kept apart as its own.
   void runAndCount(std::vector<Island>& islands, int id);
   // Islands joined within the step (world_island_rerun.cpp): a body struck in one island can reach
@@ -240,13 +248,17 @@ class VariationalStep {
   // Joint group g's bodies (detail::JointGroup, in its order) flowed together by `fraction` of the
   // step from `from(body)` by the constrained LGVI (core::joints::flow, RATTLE): their joints held
   // at the end to core::joints::JointSettings' tolerance, their velocities along them.
-  std::vector<core::BodyState> flowGroup(
-      int g, double fraction, const std::function<const core::BodyState&(int)>& from) const;
+  // Also the impulses its joints gave over the flow.
+  detail::GroupStep flowGroup(int g, double fraction,
+                              const std::function<const core::BodyState&(int)>& from) const;
   // Flows `bodies` (every body of a joint group among them with its whole group) by `fraction` of
-  // the step from `from(body)`, giving each its new state through `to(body, state)`.
+  // the step from `from(body)`, giving each its new state through `to(body, state)` and each joint
+  // group's joint impulses over the flow through `impulses(group, impulses)` where given.
+  using GroupImpulses = std::function<void(int, const detail::JointImpulses&)>;
   void flowBodies(const std::vector<int>& bodies, double fraction,
                   const std::function<const core::BodyState&(int)>& from,
-                  const std::function<void(int, const core::BodyState&)>& to);
+                  const std::function<void(int, const core::BodyState&)>& to,
+                  const GroupImpulses& impulses = nullptr);
   // Body `index` flowed by `fraction` of the step from the island's instant now, with its joint
   // group if it has one (an impact search's probe).
   core::BodyState probeBody(int index, double fraction) const;
@@ -270,7 +282,11 @@ class VariationalStep {
     std::vector<core::impact::ContactBody> bodies;
     std::vector<core::contact::JointRow> rows;
     int a = -1, b = -1;
+    std::vector<std::pair<int, std::size_t>> groups;  // each joint group's, and its first row
   };
+  // Adds the impulses `lambda` of the problem's rows (a strike's or a hold's, with the joints
+  // held) to its joint groups' m_jointsNow.
+  void addJointImpulses(const JointedProblem& problem, const Eigen::VectorXd& lambda);
   JointedProblem jointedProblemOf(const CandidatePair& pair, const core::impact::ContactBody& sideA,
                                   const core::impact::ContactBody& sideB) const;
   // Calls visit(group, slots, states) once for each joint group with a body in the island: its
@@ -528,6 +544,11 @@ class VariationalStep {
   std::vector<StepBody> m_bodies;
   // The step bodies' joint groups (variational_joints.h), flowed together.
   detail::StepJoints m_joints;
+  // Per joint group, the impulses its joints gave (detail::JointImpulse) since the step's start
+  // along the flows, strikes and kicks that led to its bodies' states: the motors' kicks (at
+  // m_start), the states now (m_bodies), the trial states (m_trial). A flow taken back (a probe, a
+  // trial flowed again) counts nothing.
+  std::vector<detail::JointImpulses> m_jointsKicked, m_jointsNow, m_jointsTrial;
   double m_restingSpeed = kRestingSpeed;  // this step's (m/s)
   // How far from touching a held pair's vertices are held too (m): within the step the
   // kick–flow–kick moves a held body by up to a h²/8 about its rest pose, and a corner nearer the

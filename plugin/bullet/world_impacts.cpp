@@ -195,6 +195,7 @@ VariationalStep::JointedProblem VariationalStep::jointedProblemOf(
       states.push_back(m_bodies[member].state);
     }
     const std::vector<core::contact::JointRow> rows = detail::jointRowsOf(group, states, slots);
+    problem.groups.emplace_back(m_joints.groupOf[index], problem.rows.size());
     problem.rows.insert(problem.rows.end(), rows.begin(), rows.end());
     return static_cast<int>(std::find(involved.begin(), involved.end(), index) - involved.begin());
   };
@@ -208,9 +209,11 @@ std::optional<core::impact::ImpactOutcome> VariationalStep::resolveJointed(
     core::impact::Contact& after) {
   JointedProblem problem = jointedProblemOf(pair, c.a, c.b);
   const core::contact::JointSystem joints(problem.bodies, problem.rows);
+  Eigen::VectorXd jointImpulses;
   const std::optional<core::impact::ImpactOutcome> outcome = core::contact::applyHeldLaw(
-      problem.bodies, joints, problem.a, problem.b, c.point, c.normal, law);
+      problem.bodies, joints, problem.a, problem.b, c.point, c.normal, law, &jointImpulses);
   if (!outcome) return std::nullopt;
+  addJointImpulses(problem, jointImpulses);
   for (std::size_t i = 0; i < problem.involved.size(); ++i) {
     applyVelocities(problem.involved[i], problem.bodies[i].linearVelocity,
                     problem.bodies[i].angularVelocity);
@@ -218,6 +221,12 @@ std::optional<core::impact::ImpactOutcome> VariationalStep::resolveJointed(
   after.a = problem.bodies[problem.a];
   after.b = problem.bodies[problem.b];
   return outcome;
+}
+
+void VariationalStep::addJointImpulses(const JointedProblem& problem,
+                                       const Eigen::VectorXd& lambda) {
+  for (const auto& [g, first] : problem.groups)
+    detail::addRowImpulses(m_joints.groups[g].system, problem.rows, lambda, first, m_jointsNow[g]);
 }
 
 void VariationalStep::resolveOneByOne(const std::vector<PairContact>& contacts, ImpactEvent event,

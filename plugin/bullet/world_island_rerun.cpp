@@ -56,6 +56,11 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
     // Its own bodies start the step again; a free flier it took in flies free again.
     m_bodies[body].state = member[body] ? m_start[body] : m_startOfStep.trial[body];
     m_trial[body] = m_startOfStep.trial[body];
+    if (jointed(body)) {
+      const int g = m_joints.groupOf[body];
+      m_jointsNow[g] = member[body] ? m_jointsKicked[g] : m_startOfStep.jointsTrial[g];
+      m_jointsTrial[g] = m_startOfStep.jointsTrial[g];
+    }
     m_stale[body] = false;
     m_searched[body] = m_startOfStep.searched[body];
     std::vector<int>& pairs = m_pairsOf[body];  // less the pairs its run found, appended

@@ -96,6 +96,10 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
               m_islandOf[b] = id;
               m_slot[b] = static_cast<int>(island.bodies.size());
               island.bodies.push_back(b);
+            },
+            [&](int g, const detail::JointImpulses& impulses) {
+              m_jointsNow[g] = impulses;
+              detail::addImpulses(m_jointsKicked[g], m_jointsNow[g]);
             });
       }
       for (const int p : addPair(object, other))

@@ -334,7 +334,8 @@ void VariationalStep::applyHeldImpulse(const HeldContact& held, const core::Vec3
         jointedProblemOf(held.pair, contactBodyOf(held.pair.bodyA, held.pair.a),
                          contactBodyOf(held.pair.bodyB, held.pair.b));
     const core::contact::JointSystem joints(problem.bodies, problem.rows);
-    core::contact::applyHeldImpulse(problem.bodies, joints, problem.a, problem.b, point, impulse);
+    addJointImpulses(problem, core::contact::applyHeldImpulse(problem.bodies, joints, problem.a,
+                                                              problem.b, point, impulse));
     for (std::size_t i = 0; i < problem.involved.size(); ++i) {
       applyVelocities(problem.involved[i], problem.bodies[i].linearVelocity,
                       problem.bodies[i].angularVelocity);

@@ -251,11 +251,8 @@ TEST(JointsVariational, WhatItCannotHoldIsRefusedByName) {
   slider.setUpperAngLimit(1);
   test::expectErrorNaming([&] { scene.world().addConstraint(&slider); }, "rotation about the axis");
   btPoint2PointConstraint breaking(*a, btVector3(0, 0.5, 0));
-  breaking.setBreakingImpulseThreshold(10);
-  test::expectErrorNaming([&] { scene.world().addConstraint(&breaking); }, "breaking");
-  btPoint2PointConstraint feedback(*a, btVector3(0, 0.5, 0));
-  feedback.enableFeedback(true);
-  test::expectErrorNaming([&] { scene.world().addConstraint(&feedback); }, "feedback");
+  breaking.setBreakingImpulseThreshold(std::nan(""));
+  test::expectErrorNaming([&] { scene.world().addConstraint(&breaking); }, "breaking threshold");
   btFixedConstraint loosened(*a, *b, identity, identity);
   loosened.setLimit(0, -1, 1);
   test::expectErrorNaming([&] { scene.world().addConstraint(&loosened); }, "not locked");

@@ -172,21 +172,24 @@ Mat3 heldInverseMassMatrix(const std::vector<ContactBody>& bodies, const JointSy
   return 0.5 * (k + k.transpose());  // symmetric but for round-off
 }
 
-void applyHeldImpulse(std::vector<ContactBody>& bodies, const JointSystem& joints, int a, int b,
-                      const Vec3& point, const Vec3& impulse) {
+Eigen::VectorXd applyHeldImpulse(std::vector<ContactBody>& bodies, const JointSystem& joints, int a,
+                                 int b, const Vec3& point, const Vec3& impulse) {
   std::vector<Vec3> dv(bodies.size(), Vec3::Zero()), dw(bodies.size(), Vec3::Zero());
   applyPointImpulse(bodies, a, b, point, impulse, dv, dw);
-  joints.hold(dv, dw, Eigen::VectorXd::Zero(static_cast<Eigen::Index>(joints.rows().size())));
+  const Eigen::VectorXd held =
+      joints.hold(dv, dw, Eigen::VectorXd::Zero(static_cast<Eigen::Index>(joints.rows().size())));
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     bodies[i].linearVelocity += dv[i];
     bodies[i].angularVelocity += dw[i];
   }
+  return held;
 }
 
 std::optional<impact::ImpactOutcome> applyHeldLaw(std::vector<ContactBody>& bodies,
                                                   const JointSystem& joints, int a, int b,
                                                   const Vec3& point, const Vec3& normal,
-                                                  const impact::ImpactLaw& law) {
+                                                  const impact::ImpactLaw& law,
+                                                  Eigen::VectorXd* jointImpulses) {
   const Mat3 k = heldInverseMassMatrix(bodies, joints, a, b, point);
   const impact::Contact free{bodies[a], bodies[b], point, normal};
   if (!(k.norm() > 1e-12 * impact::inverseMassMatrix(free).norm())) return std::nullopt;
@@ -197,7 +200,8 @@ std::optional<impact::ImpactOutcome> applyHeldLaw(std::vector<ContactBody>& bodi
   const Mat3 regular = singular ? Mat3(k + floor * Mat3::Identity()) : k;
   const impact::ImpactOutcome outcome = impact::applyLaw(
       impact::contactWithResponse(regular, impact::relativeVelocity(free), normal), law);
-  applyHeldImpulse(bodies, joints, a, b, point, outcome.impulse);
+  const Eigen::VectorXd held = applyHeldImpulse(bodies, joints, a, b, point, outcome.impulse);
+  if (jointImpulses != nullptr) *jointImpulses = held;
   return outcome;
 }
 

@@ -63,10 +63,16 @@ TEST(JointRows, HeldInverseMassIsTheRodOnItsPivots) {
   std::vector<impact::ContactBody> moved = bodies;
   moved[0].linearVelocity = Vec3(0, -0.5, 0);  // turning about the pivot at −1 rad/s
   moved[0].angularVelocity = Vec3(0, 0, -1.0);
-  applyHeldImpulse(moved, joints, kWorld, 0, Vec3(a, 0, 0), outcome.impulse);
+  const Eigen::VectorXd pivot =
+      applyHeldImpulse(moved, joints, kWorld, 0, Vec3(a, 0, 0), outcome.impulse);
   EXPECT_NEAR(moved[0].angularVelocity.z(), 1.0, 1e-12);
   EXPECT_NEAR(moved[0].linearVelocity.y(), 0.5, 1e-12);
   EXPECT_NEAR(outcome.energyChange, 0.0, 1e-12);
+  // The pivot's impulse: m Δv_c = P + R with Δv_c = a Δω and Δω = 2a P / I_p, so R = P/2, along
+  // the strike (struck beyond its centre of percussion, the rod pulls on its pivot).
+  ASSERT_EQ(pivot.size(), 3);
+  EXPECT_LT((pivot - Eigen::Vector3d(0, 0.5 * outcome.impulse.y(), 0)).norm(),
+            1e-12 * outcome.impulse.norm());
 }
 
 // The same three rows twice (a joint repeated): redundant, they share the impulse and still hold.

@@ -106,8 +106,10 @@ Mat3 heldInverseMassMatrix(const std::vector<impact::ContactBody>& bodies,
 
 /// Applies the impulse on B at `point` (−impulse on A) to the bodies' velocities with the joint
 /// rows' velocities kept as they were: the jointed system's response to a contact impulse.
-void applyHeldImpulse(std::vector<impact::ContactBody>& bodies, const JointSystem& joints, int a,
-                      int b, const Vec3& point, const Vec3& impulse);
+/// Returns the joint rows' impulses that kept them (N s or N m s, one per row).
+Eigen::VectorXd applyHeldImpulse(std::vector<impact::ContactBody>& bodies,
+                                 const JointSystem& joints, int a, int b, const Vec3& point,
+                                 const Vec3& impulse);
 
 /// One contact's impact `law` on bodies held by `joints`: the law applied on the contact's inverse
 /// mass matrix with the joints held (heldInverseMassMatrix; contactWithResponse), its impulse
@@ -119,11 +121,13 @@ void applyHeldImpulse(std::vector<impact::ContactBody>& bodies, const JointSyste
 /// impulse and its energy. nullopt, the bodies unchanged, where the joints hold both points still
 /// (K below 1e-12 of the free bodies'): nothing to strike. The outcome's impulse (on B) and
 /// energyChange are the law's; its velocities are those of the law's one-body contact, not the
-/// bodies'.
+/// bodies'. The joint rows' impulses of the strike go to `jointImpulses` where given (left as it
+/// was on nullopt).
 std::optional<impact::ImpactOutcome> applyHeldLaw(std::vector<impact::ContactBody>& bodies,
                                                   const JointSystem& joints, int a, int b,
                                                   const Vec3& point, const Vec3& normal,
-                                                  const impact::ImpactLaw& law);
+                                                  const impact::ImpactLaw& law,
+                                                  Eigen::VectorXd* jointImpulses = nullptr);
 
 struct JointSolveSettings {
   /// Cap on the rounds of the block Gauss–Seidel (contacts by the contact solver, equality rows
