@@ -1,5 +1,6 @@
 #include "variational_joints.h"
 
+#include <BulletDynamics/ConstraintSolver/btConeTwistConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
 #include <BulletDynamics/ConstraintSolver/btHingeConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btPoint2PointConstraint.h>
@@ -23,9 +24,10 @@ using core::joints::JointType;
 
 constexpr const char* kSupported =
     "supported in variational mode: btPoint2PointConstraint, btHingeConstraint, "
-    "btSliderConstraint and btFixedConstraint (a btGeneric6DofSpring2Constraint with every axis "
-    "locked), hinges and sliders with their limits and motors, without breaking thresholds or "
-    "feedback; use solver.kind = \"lcp\" for the others";
+    "btSliderConstraint, btConeTwistConstraint and btFixedConstraint (a "
+    "btGeneric6DofSpring2Constraint with every axis locked), hinges and sliders with their limits "
+    "and motors, cone-twists with their swing and twist limits and no motor, without breaking "
+    "thresholds or feedback; use solver.kind = \"lcp\" for the others";
 
 // btFixedConstraint is a btGeneric6DofSpring2Constraint with every axis locked at 0 (its type is
 // Bullet's D6_SPRING_2_CONSTRAINT_TYPE): such a joint, whatever its class, is a weld; one with an
@@ -87,6 +89,12 @@ Joint jointOf(btTypedConstraint& joint,
       frameB = hinge.getBFrame();
       break;
     }
+    case CONETWIST_CONSTRAINT_TYPE: {  // a ball joint; its limits are drives (variational_limits.h)
+      auto& cone = static_cast<btConeTwistConstraint&>(joint);
+      frameA = cone.getAFrame();
+      frameB = cone.getBFrame();
+      break;
+    }
     case SLIDER_CONSTRAINT_TYPE: {
       auto& slider = static_cast<btSliderConstraint&>(joint);
       type = JointType::kSlider;
@@ -122,6 +130,16 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
       if (hinge.getAngularOnly()) refuse(" with angularOnly set");
       try {
         requireHingeDrive(hinge, where + ": " + name);
+      } catch (const Error& refused) {
+        throw Error(refused.what() + std::string(" (") + kSupported + ")");
+      }
+      break;
+    }
+    case CONETWIST_CONSTRAINT_TYPE: {
+      auto& cone = static_cast<btConeTwistConstraint&>(joint);
+      if (cone.getAngularOnly()) refuse(" with angularOnly set");
+      try {
+        requireConeTwistLimits(cone, where + ": " + name);
       } catch (const Error& refused) {
         throw Error(refused.what() + std::string(" (") + kSupported + ")");
       }
@@ -214,6 +232,15 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
       const JointDrive drive =
           sliderDriveOf(static_cast<btSliderConstraint&>(*sources[j]), index, timeStep);
       if (drive.driven()) drivesOf[group].push_back(drive);
+    } else if (sources[j]->getConstraintType() == CONETWIST_CONSTRAINT_TYPE) {
+      auto& cone = static_cast<btConeTwistConstraint&>(*sources[j]);
+      for (const JointDrive& drive : coneTwistDrivesOf(cone, index))
+        drivesOf[group].push_back(drive);
+      // A twist span of 0 locks the twist (Bullet's rows then hold τ = 0 both ways): one more row.
+      if (cone.getTwistSpan() == 0) {
+        jointsOf[group].push_back(joint);
+        joint = core::joints::twistJoint(joint.a, joint.b, 0.0);
+      }
     }
     jointsOf[group].push_back(joint);
   }

@@ -239,6 +239,7 @@ TEST(JointsVariational, WhatItCannotHoldIsRefusedByName) {
   btRigidBody* b = scene.add(new btSphereShape(0.1), 1.0, btVector3(1, 1, 0));
   const btTransform identity = btTransform::getIdentity();
   btConeTwistConstraint cone(*a, *b, identity, identity);
+  cone.setAngularOnly(true);  // its pivot left free: no joint the step holds
   test::expectErrorNaming([&] { scene.world().addConstraint(&cone); }, "btConeTwistConstraint");
   btGeneric6DofSpring2Constraint sixDof(*a, *b, identity, identity);
   test::expectErrorNaming([&] { scene.world().addConstraint(&sixDof); },
