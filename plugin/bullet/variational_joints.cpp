@@ -122,27 +122,27 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
     throw Error(where + ": " + name + what + " is not supported in variational mode (" +
                 kSupported + ")");
   };
+  // A limit's or motor's check (variational_limits.h), its refusal followed by what is supported.
+  const auto requireDrive = [&](const auto& check) {
+    try {
+      check(where + ": " + name);
+    } catch (const Error& refused) {
+      throw Error(refused.what() + std::string(" (") + kSupported + ")");
+    }
+  };
   switch (joint.getConstraintType()) {
     case POINT2POINT_CONSTRAINT_TYPE:
       break;
     case HINGE_CONSTRAINT_TYPE: {
       auto& hinge = static_cast<btHingeConstraint&>(joint);
       if (hinge.getAngularOnly()) refuse(" with angularOnly set");
-      try {
-        requireHingeDrive(hinge, where + ": " + name);
-      } catch (const Error& refused) {
-        throw Error(refused.what() + std::string(" (") + kSupported + ")");
-      }
+      requireDrive([&](const std::string& what) { requireHingeDrive(hinge, what); });
       break;
     }
     case CONETWIST_CONSTRAINT_TYPE: {
       auto& cone = static_cast<btConeTwistConstraint&>(joint);
       if (cone.getAngularOnly()) refuse(" with angularOnly set");
-      try {
-        requireConeTwistLimits(cone, where + ": " + name);
-      } catch (const Error& refused) {
-        throw Error(refused.what() + std::string(" (") + kSupported + ")");
-      }
+      requireDrive([&](const std::string& what) { requireConeTwistLimits(cone, what); });
       break;
     }
     case SLIDER_CONSTRAINT_TYPE: {
@@ -151,11 +151,7 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
         refuse(
             " with its rotation about the axis free or limited (angular limits other than [0, 0])");
       if (slider.getPoweredAngMotor()) refuse(" with its angular motor enabled");
-      try {
-        requireSliderDrive(slider, where + ": " + name);
-      } catch (const Error& refused) {
-        throw Error(refused.what() + std::string(" (") + kSupported + ")");
-      }
+      requireDrive([&](const std::string& what) { requireSliderDrive(slider, what); });
       break;
     }
     default:
