@@ -113,7 +113,7 @@ core::contact::JointRow positionRowOf(const JointedSystem& system, const JointDr
       axis = core::joints::twistOf(a, b).rate * side;
     } else {
       const core::joints::SwingGap gap =
-          core::joints::swingGap(b.transpose() * a.col(0), drive.swingSpan1, drive.swingSpan2);
+          core::joints::swingGap(swingDirection(joint, states), drive.swingSpan1, drive.swingSpan2);
       for (int k = 0; k < 3; ++k)
         axis += gap.gradient(k) * a.col(0).cross(b.col(k));
     }
@@ -382,7 +382,7 @@ double jointPosition(const JointedSystem& system, const JointDrive& drive,
   const core::Mat3 b = axesOf(joint.b, states);
   if (drive.kind == DriveKind::kTwist) return core::joints::twistOf(a, b).angle;
   if (drive.kind == DriveKind::kSwing) {
-    const Vec3 c = b.transpose() * a.col(0);
+    const Vec3 c = swingDirection(joint, states);
     return std::atan2(std::hypot(c.y(), c.z()), c.x());
   }
   return drive.sign * std::atan2(b.col(1).dot(a.col(0)), b.col(1).dot(a.col(1)));
