@@ -29,8 +29,8 @@ void elasticBallsInABox(World& scene, int balls);
 
 // `ragdolls` ragdolls of Bullet's ragdoll demo (examples/RagdollDemo: eleven 1 kg capsules, five
 // hinges and five cone-twist joints each, collisions between joined capsules off), dropped in a
-// column 1.2 m apart onto the ground, each turned a quarter more than the one below: they land on
-// each other in a pile.
+// column 2 m apart (as Bullet's BenchmarkDemo stacks them) onto the ground, each turned a quarter
+// more than the one below: they land on each other in a pile.
 void ragdollPile(World& scene, int ragdolls);
 
 }  // namespace carom::bench

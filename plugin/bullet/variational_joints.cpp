@@ -1,5 +1,6 @@
 #include "variational_joints.h"
 
+#include <BulletDynamics/ConstraintSolver/btConeTwistConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
 #include <BulletDynamics/ConstraintSolver/btHingeConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btPoint2PointConstraint.h>
@@ -27,9 +28,10 @@ using core::joints::JointType;
 
 constexpr const char* kSupported =
     "supported in variational mode: btPoint2PointConstraint, btHingeConstraint, "
-    "btSliderConstraint and btFixedConstraint (a btGeneric6DofSpring2Constraint with every axis "
-    "locked), hinges and sliders with their limits and motors; use solver.kind = \"lcp\" for the "
-    "others";
+    "btSliderConstraint, btConeTwistConstraint and btFixedConstraint (a "
+    "btGeneric6DofSpring2Constraint with every axis locked), hinges and sliders with their limits "
+    "and motors, cone-twists with their swing and twist limits and no motor; use solver.kind = "
+    "\"lcp\" for the others";
 
 // btFixedConstraint is a btGeneric6DofSpring2Constraint with every axis locked at 0 (its type is
 // Bullet's D6_SPRING_2_CONSTRAINT_TYPE): such a joint, whatever its class, is a weld; one with an
@@ -91,6 +93,12 @@ Joint jointOf(btTypedConstraint& joint,
       frameB = hinge.getBFrame();
       break;
     }
+    case CONETWIST_CONSTRAINT_TYPE: {  // a ball joint; its limits are drives (variational_limits.h)
+      auto& cone = static_cast<btConeTwistConstraint&>(joint);
+      frameA = cone.getAFrame();
+      frameB = cone.getBFrame();
+      break;
+    }
     case SLIDER_CONSTRAINT_TYPE: {
       auto& slider = static_cast<btSliderConstraint&>(joint);
       type = JointType::kSlider;
@@ -118,17 +126,27 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
     throw Error(where + ": " + name + what + " is not supported in variational mode (" +
                 kSupported + ")");
   };
+  // A limit's or motor's check (variational_limits.h), its refusal followed by what is supported.
+  const auto requireDrive = [&](const auto& check) {
+    try {
+      check(where + ": " + name);
+    } catch (const Error& refused) {
+      throw Error(refused.what() + std::string(" (") + kSupported + ")");
+    }
+  };
   switch (joint.getConstraintType()) {
     case POINT2POINT_CONSTRAINT_TYPE:
       break;
     case HINGE_CONSTRAINT_TYPE: {
       auto& hinge = static_cast<btHingeConstraint&>(joint);
       if (hinge.getAngularOnly()) refuse(" with angularOnly set");
-      try {
-        requireHingeDrive(hinge, where + ": " + name);
-      } catch (const Error& refused) {
-        throw Error(refused.what() + std::string(" (") + kSupported + ")");
-      }
+      requireDrive([&](const std::string& what) { requireHingeDrive(hinge, what); });
+      break;
+    }
+    case CONETWIST_CONSTRAINT_TYPE: {
+      auto& cone = static_cast<btConeTwistConstraint&>(joint);
+      if (cone.getAngularOnly()) refuse(" with angularOnly set");
+      requireDrive([&](const std::string& what) { requireConeTwistLimits(cone, what); });
       break;
     }
     case SLIDER_CONSTRAINT_TYPE: {
@@ -137,11 +155,7 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
         refuse(
             " with its rotation about the axis free or limited (angular limits other than [0, 0])");
       if (slider.getPoweredAngMotor()) refuse(" with its angular motor enabled");
-      try {
-        requireSliderDrive(slider, where + ": " + name);
-      } catch (const Error& refused) {
-        throw Error(refused.what() + std::string(" (") + kSupported + ")");
-      }
+      requireDrive([&](const std::string& what) { requireSliderDrive(slider, what); });
       break;
     }
     default:
@@ -218,6 +232,16 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
       const JointDrive drive =
           sliderDriveOf(static_cast<btSliderConstraint&>(*sources[j]), index, timeStep);
       if (drive.driven()) drivesOf[group].push_back(drive);
+    } else if (sources[j]->getConstraintType() == CONETWIST_CONSTRAINT_TYPE) {
+      auto& cone = static_cast<btConeTwistConstraint&>(*sources[j]);
+      for (const JointDrive& drive : coneTwistDrivesOf(cone, index))
+        drivesOf[group].push_back(drive);
+      // A twist span of 0 locks the twist (Bullet's rows then hold τ = 0 both ways): one more row.
+      if (cone.getTwistSpan() == 0) {
+        jointsOf[group].push_back(joint);
+        sourcesOf[group].push_back(sources[j]);
+        joint = core::joints::twistJoint(joint.a, joint.b, 0.0);
+      }
     }
     jointsOf[group].push_back(joint);
     sourcesOf[group].push_back(sources[j]);
@@ -303,14 +327,22 @@ void writeJointImpulses(const JointGroup& group, const std::vector<core::BodySta
   std::iota(slots.begin(), slots.end(), 0);
   const std::vector<core::contact::JointRow> rows = jointRowsOf(group.system, states, slots);
   std::size_t r = 0;
-  for (std::size_t j = 0; j < group.sources.size(); ++j) {
+  for (std::size_t j = 0; j < group.sources.size();) {
     btTypedConstraint& joint = *group.sources[j];
-    const JointImpulse& impulse = impulses[j];
-    std::vector<core::contact::JointRow> own(
-        rows.begin() + static_cast<std::ptrdiff_t>(r),
-        rows.begin() + static_cast<std::ptrdiff_t>(r) +
-            core::joints::rowCount(group.system.joints()[j].type));
-    r += own.size();
+    // The system's joints of one Bullet joint are adjacent (a cone-twist with its twist locked is
+    // two): their impulses and rows are the Bullet joint's.
+    JointImpulse impulse;
+    std::vector<core::contact::JointRow> own;
+    for (; j < group.sources.size() && group.sources[j] == &joint; ++j) {
+      impulse.linearA += impulses[j].linearA;
+      impulse.angularA += impulses[j].angularA;
+      impulse.linearB += impulses[j].linearB;
+      impulse.angularB += impulses[j].angularB;
+      const std::size_t count = core::joints::rowCount(group.system.joints()[j].type);
+      own.insert(own.end(), rows.begin() + static_cast<std::ptrdiff_t>(r),
+                 rows.begin() + static_cast<std::ptrdiff_t>(r + count));
+      r += count;
+    }
     // The core's rows are ∇g of g = p_B − p_A (joint.h): Bullet's point rows are their opposites,
     // +1 on A.
     for (core::contact::JointRow& row : own) {
@@ -320,7 +352,7 @@ void writeJointImpulses(const JointGroup& group, const std::vector<core::BodySta
       row.angularB = -row.angularB;
     }
     for (const JointDrive& drive : group.drives) {
-      if (drive.joint == static_cast<int>(j))
+      if (group.sources[static_cast<std::size_t>(drive.joint)] == &joint)
         own.push_back(driveRowOf(group.system, drive, states));
     }
     // The least squares of Σ λ_r J_r = the step's impulse on (A, B), 12 equations in the rows.

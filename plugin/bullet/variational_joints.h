@@ -1,5 +1,6 @@
 // Bullet's joints in the variational step: btPoint2PointConstraint, btHingeConstraint,
-// btSliderConstraint and btFixedConstraint as holonomic joints of the constrained LGVI
+// btSliderConstraint, btFixedConstraint and btConeTwistConstraint (a point joint, its swing and
+// twist limits drives of variational_limits.h) as holonomic joints of the constrained LGVI
 // (core::joints), each side's frame in its body's centre-of-mass frame (Bullet's rigid body frame)
 // or, on a static body (btTypedConstraint::getFixedBody() among them), in the world. Internal to
 // the plugin.
@@ -20,11 +21,12 @@
 namespace carom::detail {
 
 // Throws carom::Error, starting with `where` and naming what it refuses, unless the variational
-// step holds `joint` exactly: a point-to-point, hinge, slider or fixed joint; a hinge's limit and
-// motor as requireJointDrive allows them (variational_limits.h), a slider with its rotation about
-// its axis locked (as Bullet's default angular limits [0, 0] lock it) and without an angular motor;
-// not on a kinematic body (a moving frame the step cannot flow). Breaking thresholds and feedback
-// are held (writeJointImpulses).
+// step holds `joint` exactly: a point-to-point, hinge, slider, cone-twist or fixed joint; a hinge's
+// limit and motor as requireJointDrive allows them, a cone-twist's limits as requireConeTwistLimits
+// does (variational_limits.h), without angularOnly; a slider with its rotation about its axis
+// locked (as Bullet's default angular limits [0, 0] lock it) and without an angular motor; not on
+// a kinematic body (a moving frame the step cannot flow). Breaking thresholds and feedback are held
+// (writeJointImpulses).
 void requireVariationalJoint(btTypedConstraint& joint, const std::string& where);
 
 // Step bodies joined by joints (through each other; the world joins nothing): flowed together by

@@ -7,6 +7,7 @@
 
 #include "carom/core/contact/joint_rows.h"
 #include "carom/core/event.h"
+#include "carom/core/joints/cone.h"
 #include "carom/error.h"
 #include "variational_joints.h"
 
@@ -54,13 +55,32 @@ Vec3 leverOf(const core::joints::JointFrame& frame, const std::vector<BodyState>
   return states[frame.body].R * frame.pivot;
 }
 
-// φ of a stop: the distance of s from the stop on the admissible side (rad or m), a hinge's angle
-// taken within π of the range's centre.
+// x_A in B's frame, c = E_Bᵀx_A, of a cone-twist's frames.
+Vec3 swingDirection(const core::joints::Joint& joint, const std::vector<BodyState>& states) {
+  return axesOf(joint.b, states).transpose() * axesOf(joint.a, states).col(0);
+}
+
+// φ of a stop: the distance of s from the stop on the admissible side (rad or m), an angle taken
+// within π of the range's centre; a swing's, its gap to the cone (its one stop, either side).
 double gapOf(const JointedSystem& system, const JointDrive& drive, double side,
              const std::vector<BodyState>& states) {
+  if (drive.kind == DriveKind::kSwing) {
+    return core::joints::swingGap(swingDirection(system.joints()[drive.joint], states),
+                                  drive.swingSpan1, drive.swingSpan2)
+        .value;
+  }
   const double position = jointPosition(system, drive, states);
-  const double offset = drive.linear ? position - drive.center : wrapped(position - drive.center);
+  const double offset = drive.linear() ? position - drive.center : wrapped(position - drive.center);
   return drive.halfRange + side * offset;
+}
+
+// The stops a drive has: none where it has no limit or its range is the whole turn; one for a
+// swing (its cone), two for the others.
+std::vector<double> sidesOf(const JointDrive& drive) {
+  if (!drive.limited()) return {};
+  if (drive.kind == DriveKind::kSwing) return {1.0};
+  if (!drive.linear() && drive.halfRange >= kPi) return {};
+  return {1.0, -1.0};
 }
 
 // Body i of the group as the core's velocity-level solvers take it.
@@ -75,9 +95,10 @@ core::impact::ContactBody contactBodyOf(const core::MassProperties& mass, const 
 }
 
 // The row ṡ · side of a joint (φ̇ of its stop on `side`; ṡ itself for side 1) between its bodies:
-// a hinge's sign·side·(ω_A − ω_B)·z_A; a slider's d/dt of sign·side·(p_B − p_A)·x_A, which with
-// d = p_B − p_A, levers r and ẋ_A = ω_A × x_A is (v_B − v_A)·x + ω_B·(r_B × x) + ω_A·(x × (r_A +
-// d)).
+// a hinge's sign·side·(ω_A − ω_B)·z_A; a twist's side·(ω_A − ω_B)·rate (core::joints::twistOf); a
+// swing's φ̇ = Σ_k ∂φ/∂c_k ċ_k with ċ_k = d(x_A·E_B e_k)/dt = (ω_A − ω_B)·(x_A × E_B e_k); a
+// slider's d/dt of sign·side·(p_B − p_A)·x_A, which with d = p_B − p_A, levers r and ẋ_A = ω_A ×
+// x_A is (v_B − v_A)·x + ω_B·(r_B × x) + ω_A·(x × (r_A + d)).
 core::contact::JointRow positionRowOf(const JointedSystem& system, const JointDrive& drive,
                                       double side, const std::vector<BodyState>& states) {
   const core::joints::Joint& joint = system.joints()[drive.joint];
@@ -85,7 +106,22 @@ core::contact::JointRow positionRowOf(const JointedSystem& system, const JointDr
   core::contact::JointRow row;
   row.bodyA = joint.a.body == core::joints::kWorld ? core::contact::kWorld : joint.a.body;
   row.bodyB = joint.b.body == core::joints::kWorld ? core::contact::kWorld : joint.b.body;
-  if (!drive.linear) {
+  if (drive.kind == DriveKind::kSwing || drive.kind == DriveKind::kTwist) {
+    const core::Mat3 a = axesOf(joint.a, states), b = axesOf(joint.b, states);
+    Vec3 axis = Vec3::Zero();
+    if (drive.kind == DriveKind::kTwist) {
+      axis = core::joints::twistOf(a, b).rate * side;
+    } else {
+      const core::joints::SwingGap gap =
+          core::joints::swingGap(swingDirection(joint, states), drive.swingSpan1, drive.swingSpan2);
+      for (int k = 0; k < 3; ++k)
+        axis += gap.gradient(k) * a.col(0).cross(b.col(k));
+    }
+    row.angularA = axis;
+    row.angularB = -axis;
+    return row;
+  }
+  if (!drive.linear()) {
     const Vec3 axis = axesOf(joint.a, states).col(2) * scale;
     row.angularA = axis;
     row.angularB = -axis;
@@ -170,11 +206,12 @@ void strikeStop(const JointedSystem& system, std::vector<BodyState>& states,
       [&](double v, double w) { return v < 0 ? -(1 + restitution) * v / w : 0.0; }, into);
 }
 
-// The system with the joints of `locked` stops welded at those stops, each a fixed joint (its
-// rows hold the frames aligned and their origins together). A hinge's B frame is turned about its
-// z axis by the stop's raw angle θ/sign, so that the weld's x_A·y_B = 0 holds θ at the stop (for
-// the turned frame y_B·x_A = sin(θ/sign − raw)); a slider's A origin is moved along x_A by the
-// stop's s/sign, so that the weld's p_B = p_A holds s at the stop.
+// The system with the joints of `locked` stops welded at those stops: a hinge or slider a fixed
+// joint (its rows hold the frames aligned and their origins together), a cone-twist's swing or
+// twist one more joint holding it on the cone or at the stop (its point joint stays). A hinge's B
+// frame is turned about its z axis by the stop's raw angle θ/sign, so that the weld's x_A·y_B = 0
+// holds θ at the stop (for the turned frame y_B·x_A = sin(θ/sign − raw)); a slider's A origin is
+// moved along x_A by the stop's s/sign, so that the weld's p_B = p_A holds s at the stop.
 JointedSystem lockedSystem(const JointedSystem& system, const std::vector<JointDrive>& drives,
                            const std::vector<Stop>& stops, const std::vector<bool>& locked) {
   std::vector<core::joints::Joint> joints = system.joints();
@@ -182,15 +219,46 @@ JointedSystem lockedSystem(const JointedSystem& system, const std::vector<JointD
     if (!locked[k]) continue;
     const JointDrive& drive = drives[stops[k].drive];
     const double raw = drive.sign * (drive.center - stops[k].side * drive.halfRange);
+    const core::joints::Joint base = joints[drive.joint];
+    if (drive.kind == DriveKind::kSwing) {
+      joints.push_back(
+          core::joints::coneSwingJoint(base.a, base.b, drive.swingSpan1, drive.swingSpan2));
+      continue;
+    }
+    if (drive.kind == DriveKind::kTwist) {
+      joints.push_back(core::joints::twistJoint(base.a, base.b, raw));
+      continue;
+    }
     core::joints::Joint& joint = joints[drive.joint];
     joint.type = core::joints::JointType::kFixed;
-    if (drive.linear) {
+    if (drive.linear()) {
       joint.a.pivot += joint.a.basis.col(0) * raw;
     } else {
       joint.b.basis = joint.b.basis * Eigen::AngleAxisd(raw, Vec3::UnitZ()).toRotationMatrix();
     }
   }
   return JointedSystem(system.bodies(), std::move(joints));
+}
+
+// `impulses` of lockedSystem(system, …)'s joints folded onto the joints of `system`: a weld
+// appended for a swing or twist stop (in the stops' order) is its cone-twist's.
+JointImpulses foldedOnto(const JointedSystem& system, const std::vector<JointDrive>& drives,
+                         const std::vector<Stop>& stops, const std::vector<bool>& locked,
+                         JointImpulses impulses) {
+  std::size_t appended = system.joints().size();
+  for (std::size_t k = 0; k < stops.size() && appended < impulses.size(); ++k) {
+    const JointDrive& drive = drives[stops[k].drive];
+    if (!locked[k] || (drive.kind != DriveKind::kSwing && drive.kind != DriveKind::kTwist))
+      continue;
+    JointImpulse& base = impulses[static_cast<std::size_t>(drive.joint)];
+    const JointImpulse& weld = impulses[appended++];
+    base.linearA += weld.linearA;
+    base.angularA += weld.angularA;
+    base.linearB += weld.linearB;
+    base.angularB += weld.angularB;
+  }
+  impulses.resize(system.joints().size());
+  return impulses;
 }
 
 }  // namespace
@@ -272,7 +340,7 @@ void requireSliderDrive(btSliderConstraint& slider, const std::string& what) {
 JointDrive sliderDriveOf(btSliderConstraint& slider, int joint, double timeStep) {
   JointDrive drive;
   drive.joint = joint;
-  drive.linear = true;
+  drive.kind = DriveKind::kSliderPosition;
   drive.sign = slider.getUseLinearReferenceFrameA() ? 1.0 : -1.0;
   const double low = slider.getLowerLinLimit(), high = slider.getUpperLinLimit();
   if (low < high) {
@@ -287,13 +355,70 @@ JointDrive sliderDriveOf(btSliderConstraint& slider, int joint, double timeStep)
   return drive;
 }
 
+void requireConeTwistLimits(btConeTwistConstraint& cone, const std::string& what) {
+  const auto refuse = [&](const std::string& why) {
+    throw Error(what + " with " + why + " is not supported in variational mode");
+  };
+  if (cone.isMotorEnabled()) refuse("its motor enabled (enableMotor)");
+  if (cone.getFlags() & (BT_CONETWIST_FLAGS_LIN_CFM | BT_CONETWIST_FLAGS_ANG_CFM))
+    refuse("a CFM set (setParam BT_CONSTRAINT_CFM: a soft joint)");
+  std::ostringstream why;
+  const double span1 = cone.getSwingSpan1(), span2 = cone.getSwingSpan2();
+  const double twist = cone.getTwistSpan();
+  if (!(span1 >= cone.getFixThresh() && span2 >= cone.getFixThresh())) {
+    why << "a swing span below its fixThresh " << cone.getFixThresh() << " rad (swingSpan1 "
+        << span1 << ", swingSpan2 " << span2
+        << "; Bullet then holds a hinge or a weld instead of a cone)";
+    refuse(why.str());
+  }
+  if (std::isnan(twist)) refuse("a twistSpan that is NaN");
+  if (cone.getLimitSoftness() != 1) {
+    why << "a limit softness " << cone.getLimitSoftness()
+        << " other than 1 (Bullet's rows then start short of the limit)";
+    refuse(why.str());
+  }
+  // Bullet scales its limit rows by relaxationFactor²: at 0 they hold nothing.
+  if (!(std::abs(cone.getRelaxationFactor()) > 0))
+    refuse("a relaxationFactor of 0 or NaN (Bullet's limit rows then hold nothing)");
+}
+
+std::vector<JointDrive> coneTwistDrivesOf(btConeTwistConstraint& cone, int joint) {
+  std::vector<JointDrive> drives;
+  JointDrive swing;
+  swing.joint = joint;
+  swing.kind = DriveKind::kSwing;
+  swing.swingSpan1 = cone.getSwingSpan1();
+  swing.swingSpan2 = cone.getSwingSpan2();
+  // A cone whose half-angles are both a half turn or more is never reached (θ ≤ π).
+  if (swing.swingSpan1 < kPi || swing.swingSpan2 < kPi) {
+    swing.halfRange = 0;
+    drives.push_back(swing);
+  }
+  const double twist = cone.getTwistSpan();
+  // Bullet's twist τ lies in [−π, π]: a span of π or more is never reached, a negative one is no
+  // limit (calcAngleInfo2), 0 a lock (stepJointsOf).
+  if (twist > 0 && twist < kPi) {
+    JointDrive stops;
+    stops.joint = joint;
+    stops.kind = DriveKind::kTwist;
+    stops.halfRange = twist;  // ±twistSpan about 0
+    drives.push_back(stops);
+  }
+  return drives;
+}
+
 double jointPosition(const JointedSystem& system, const JointDrive& drive,
                      const std::vector<BodyState>& states) {
   const core::joints::Joint& joint = system.joints()[drive.joint];
   const core::Mat3 a = axesOf(joint.a, states);
-  if (drive.linear)
+  if (drive.linear())
     return drive.sign * (pivotOf(joint.b, states) - pivotOf(joint.a, states)).dot(a.col(0));
   const core::Mat3 b = axesOf(joint.b, states);
+  if (drive.kind == DriveKind::kTwist) return core::joints::twistOf(a, b).angle;
+  if (drive.kind == DriveKind::kSwing) {
+    const Vec3 c = swingDirection(joint, states);
+    return std::atan2(std::hypot(c.y(), c.z()), c.x());
+  }
   return drive.sign * std::atan2(b.col(1).dot(a.col(0)), b.col(1).dot(a.col(1)));
 }
 
@@ -301,9 +426,8 @@ GroupStep flowWithStops(const JointedSystem& system, const std::vector<JointDriv
                         const std::vector<BodyState>& states, double h, const GroupFlow& flow) {
   std::vector<Stop> stops;
   for (std::size_t d = 0; d < drives.size(); ++d) {
-    if (!drives[d].limited() || (!drives[d].linear && drives[d].halfRange >= kPi)) continue;
-    stops.push_back({static_cast<int>(d), 1.0});
-    stops.push_back({static_cast<int>(d), -1.0});
+    for (const double side : sidesOf(drives[d]))
+      stops.push_back({static_cast<int>(d), side});
   }
   if (stops.empty()) return flow(system, states, h);
   std::vector<bool> locked(stops.size(), false);
@@ -345,9 +469,14 @@ GroupStep flowWithStops(const JointedSystem& system, const std::vector<JointDriv
         alpha = at;
       }
     }
+    // The impulses so far, of `held`'s joints, as the step's joints took them.
+    const auto folded = [&](GroupStep step) {
+      step.impulses = foldedOnto(system, drives, stops, locked, std::move(step.impulses));
+      return step;
+    };
     if (first < 0) {
       addImpulses(now.impulses, end.impulses);
-      return end;
+      return folded(std::move(end));
     }
     if (strikes == kMaxStopStrikes) {
       throw Error("variational step: joint stops struck " + std::to_string(kMaxStopStrikes) +
@@ -362,7 +491,7 @@ GroupStep flowWithStops(const JointedSystem& system, const std::vector<JointDriv
     const Stop& stop = stops[first];
     const JointDrive& drive = drives[stop.drive];
     strikeStop(held, now.states, drive, stop.side, drive.bounce, now.impulses);
-    if (!(rest > 0)) return now;
+    if (!(rest > 0)) return folded(std::move(now));
     end = flow(held, now.states, rest);
     // A rebound that reaches the stop again within the flow: plastic (φ̇ = 0, whichever way the
     // strike left it), and the stop held.
@@ -370,8 +499,11 @@ GroupStep flowWithStops(const JointedSystem& system, const std::vector<JointDriv
       strikeRow(
           held, now.states, drive.joint, positionRowOf(held, drive, stop.side, now.states),
           [](double v, double w) { return -v / w; }, now.impulses);
+      // Folded before the lock: lockedSystem appends the welds in the stops' order.
+      now.impulses = foldedOnto(system, drives, stops, locked, std::move(now.impulses));
       locked[first] = true;
       held = lockedSystem(system, drives, stops, locked);
+      now.impulses.resize(held.joints().size());  // a welded swing or twist adds a joint
       end = flow(held, now.states, rest);
     }
   }
@@ -383,8 +515,7 @@ std::vector<core::contact::JointRow> touchingStopRows(const JointedSystem& syste
                                                       const std::vector<int>& slots) {
   std::vector<core::contact::JointRow> rows;
   for (const JointDrive& drive : drives) {
-    if (!drive.limited() || (!drive.linear && drive.halfRange >= kPi)) continue;
-    for (const double side : {1.0, -1.0}) {
+    for (const double side : sidesOf(drive)) {
       if (gapOf(system, drive, side, states) > kTouchingStop) continue;
       core::contact::JointRow row = positionRowOf(system, drive, side, states);
       if (row.bodyA >= 0) row.bodyA = slots[row.bodyA];

@@ -1,20 +1,22 @@
-// A btHingeConstraint's or btSliderConstraint's limit and motor in the variational step (issue
-// 29). Internal to the plugin.
+// A btHingeConstraint's or btSliderConstraint's limit and motor, and a btConeTwistConstraint's
+// swing and twist limits, in the variational step (issue 29). Internal to the plugin.
 //
 // A stop is a unilateral position constraint φ(q) ≥ 0 on the joint's position s: a hinge's angle
-// θ (Bullet's getHingeAngle), a slider's linear position (getLinearPos); φ = s − low at the low
-// stop, high − s at the high one. Between stops the joint group flows by the constrained LGVI as
-// without them. Where a flow would carry a position past a stop, the instant is located inside
-// the flow by root search on φ along it (core::locateRoot, the impacts' search), the group is
-// flowed to it and struck there: Newton's restitution on the stop's row φ̇ = J u with the group's
-// joint rows held (the whole group moves at once), then flowed on. A rebound that would reach the
-// stop again within the same flow (a Zeno sequence: a bounce slower than the loads can turn back
-// in the flow) ends plastically and the stop is held for the rest of the flow as an equality: the
-// joint welded at the stop (a btFixedConstraint's rows there), so a joint resting on its stop
-// under a load stays on it to the joints' tolerance. The weld is let go at the start of the next
-// flow where the free flow no longer presses into the stop. The strikes are not ImpactEvents
-// (those are contacts of two collision objects, with a point and a normal); they happen inside
-// the flow, wherever the step flows the group.
+// θ (Bullet's getHingeAngle), a slider's linear position (getLinearPos), a cone-twist's twist τ
+// (core::joints::twistOf); φ = s − low at the low stop, high − s at the high one. A cone-twist's
+// swing has one stop, its elliptic cone: φ = r(ψ) − θ (core::joints::swingGap). Between stops the
+// joint group flows by the constrained LGVI as without them. Where a flow would carry a position
+// past a stop, the instant is located inside the flow by root search on φ along it
+// (core::locateRoot, the impacts' search), the group is flowed to it and struck there: Newton's
+// restitution on the stop's row φ̇ = J u with the group's joint rows held (the whole group moves at
+// once), then flowed on. A rebound that would reach the stop again within the same flow (a Zeno
+// sequence: a bounce slower than the loads can turn back in the flow) ends plastically and the stop
+// is held for the rest of the flow as an equality: the joint welded at the stop (a
+// btFixedConstraint's rows there), so a joint resting on its stop under a load stays on it to the
+// joints' tolerance. The weld is let go at the start of the next flow where the free flow no longer
+// presses into the stop. The strikes are not ImpactEvents (those are contacts of two collision
+// objects, with a point and a normal); they happen inside the flow, wherever the step flows the
+// group.
 //
 // A motor drives ṡ toward its target: once per step, at its start, an impulse along ṡ's row with
 // the joints held, at most Bullet's largest impulse per step (a hinge's maxMotorImpulse, a
@@ -24,6 +26,7 @@
 
 #include "carom/bullet/precision.h"
 
+#include <BulletDynamics/ConstraintSolver/btConeTwistConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btHingeConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
 
@@ -38,25 +41,41 @@
 
 namespace carom::detail {
 
-// A hinge's or slider's limit and motor as the step holds them.
+// What a drive's position s is.
+enum class DriveKind {
+  kHingeAngle,      // a hinge's angle (rad)
+  kSliderPosition,  // a slider's position (m)
+  kSwing,           // a cone-twist's swing θ (rad), its one stop the elliptic cone
+  kTwist,           // a cone-twist's twist τ (rad)
+};
+
+// A hinge's or slider's limit and motor, a cone-twist's swing or twist limit, as the step holds
+// them.
 struct JointDrive {
-  int joint = -1;       // its joint's index in its group's system (core::joints::JointedSystem)
-  bool linear = false;  // a slider's position (m) rather than a hinge's angle (rad)
+  int joint = -1;  // its joint's index in its group's system (core::joints::JointedSystem)
+  DriveKind kind = DriveKind::kHingeAngle;
   // Bullet's sign of the position: a hinge's m_referenceSign, θ = sign · atan2(y_B·x_A, y_B·y_A)
   // (getHingeAngle), so θ̇ = sign · (ω_A − ω_B)·z_A; a slider's, s = sign · (p_B − p_A)·x_A, +1
   // with useLinearReferenceFrameA (btSliderConstraint::calculateTransforms).
   double sign = 1;
   // The stops at center ∓ halfRange (rad or m); none where halfRange < 0. A hinge's range is
-  // Bullet's btAngularLimit, none in effect where halfRange ≥ π (the whole turn).
+  // Bullet's btAngularLimit, none in effect where halfRange ≥ π (the whole turn), as a twist's.
+  // A swing's one stop is its cone, its half-angles swingSpan1 toward y_B and swingSpan2 toward
+  // z_B (rad), halfRange 0 where it has one.
   double center = 0, halfRange = -1;
+  double swingSpan1 = 0, swingSpan2 = 0;
   // Newton's restitution at a stop, as Bullet's rows make their bounce speed (and lcp mode, reading
   // those rows, applies it): a hinge's relaxationFactor × biasFactor of setLimit, a slider's
-  // |1 − dampingLimLin| × softnessLimLin.
+  // |1 − dampingLimLin| × softnessLimLin; a cone-twist's 0 whatever its factors: getInfo2's limit
+  // row is relaxationFactor² · axis with target fps · biasFactor · the error, no velocity term, so
+  // at the stop it ends the approach (plastic), and relaxationFactor only scales the row (the old
+  // solveConstraintObsolete took relaxationFactor of the approach speed away: never a rebound).
   double bounce = 0;
   bool motor = false;
   double targetSpeed = 0;  // of s (rad/s or m/s)
   double maxImpulse = 0;   // per step (N m s or N s)
   bool limited() const { return halfRange >= 0; }
+  bool linear() const { return kind == DriveKind::kSliderPosition; }
   bool driven() const { return limited() || motor; }
 };
 
@@ -66,10 +85,19 @@ struct JointDrive {
 void requireHingeDrive(btHingeConstraint& hinge, const std::string& what);
 void requireSliderDrive(btSliderConstraint& slider, const std::string& what);
 
+// A cone-twist's limits as requireConeTwistLimits allows them: swing spans at least Bullet's
+// fixThresh (below it Bullet holds a hinge or a weld instead of a cone), a twist span that is a
+// number (0 locks the twist, a negative one frees it), a limit softness of 1 (Bullet's rows start
+// short of the limit below it), a relaxationFactor other than 0 (at 0 its rows hold nothing), no
+// motor and no CFM (setParam).
+void requireConeTwistLimits(btConeTwistConstraint& cone, const std::string& what);
+
 // The joint's limit and motor, its joint `joint` of its group; a slider's motor impulse for steps
 // of `timeStep` (s).
 JointDrive hingeDriveOf(btHingeConstraint& hinge, int joint);
 JointDrive sliderDriveOf(btSliderConstraint& slider, int joint, double timeStep);
+// A cone-twist's swing and twist limits (each a drive where it has one) on its joint `joint`.
+std::vector<JointDrive> coneTwistDrivesOf(btConeTwistConstraint& cone, int joint);
 
 // A joint group's states after a flow, and the impulses its joints gave over it.
 struct GroupStep {
@@ -113,8 +141,8 @@ std::vector<core::contact::JointRow> touchingStopRows(const core::joints::Jointe
                                                       const std::vector<core::BodyState>& states,
                                                       const std::vector<int>& slots);
 
-// The position s of `drive`'s joint at `states` (rad in (−π, π], Bullet's getHingeAngle; or m,
-// getLinearPos).
+// The position s of `drive`'s joint at `states` (rad in (−π, π], Bullet's getHingeAngle or the
+// twist; m, getLinearPos; rad in [0, π], the swing).
 double jointPosition(const core::joints::JointedSystem& system, const JointDrive& drive,
                      const std::vector<core::BodyState>& states);
 

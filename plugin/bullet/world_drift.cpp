@@ -9,14 +9,12 @@
 // does. What a lift gives in potential energy is taken from the island's kinetic energy, and an
 // island that has not that much is pushed only as far as it pays: one at rest keeps its overlap.
 #include <algorithm>
-#include <string>
+#include <optional>
 #include <utility>
 
 #include "bt_eigen.h"
 #include "carom/core/contact/separation.h"
 #include "carom/core/lie.h"
-#include "carom/error.h"
-#include "object_text.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -41,12 +39,6 @@ void VariationalStep::correctIslandDrift(const Island& island) {
     const CandidatePair& pair = m_pairs[p];
     const Gap g = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
     if (-g.distance <= kDriftAllowance) continue;
-    if (jointed(pair.bodyA) || jointed(pair.bodyB)) {  // a push by positions would break a joint
-      throw Error("variational step: " + describeObject(*pair.a, pair.a->getWorldTransform()) +
-                  " and " + describeObject(*pair.b, pair.b->getWorldTransform()) + " overlap by " +
-                  std::to_string(-g.distance) +
-                  " m and one is jointed; variational mode does not yet push jointed bodies apart");
-    }
     deep.emplace_back(p, g);
   }
   if (deep.empty()) return;  // the bodies' LCP terms are built only where something is pushed
@@ -58,8 +50,13 @@ void VariationalStep::correctIslandDrift(const Island& island) {
                     toEigen(0.5 * (g.pointOnA + g.pointOnB)), -toEigen(g.normal),
                     kDriftCorrection * (-g.distance - kDriftAllowance) / m_timeStep});
   }
+  // Jointed bodies are pushed as their joints move them (the joint rows' pseudo velocities held at
+  // zero), so that the push opens the overlap without pulling a joint apart.
+  const std::vector<core::contact::JointRow> jointRows = islandJointRows(island);
+  std::optional<core::contact::JointSystem> joints;
+  if (!jointRows.empty()) joints.emplace(bodies, jointRows);
   const std::vector<core::contact::PseudoVelocity> push =
-      core::contact::separationVelocities(bodies, rows, kDriftSweeps);
+      core::contact::separationVelocities(bodies, rows, kDriftSweeps, joints ? &*joints : nullptr);
   std::vector<core::BodyState> before;
   double lifted = 0;  // the potential energy the push gives (J)
   for (const int index : island.bodies) {

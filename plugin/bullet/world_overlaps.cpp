@@ -19,10 +19,13 @@ void DynamicsWorld::refuseDeepOverlaps(double timeStep) {
     shapes.push_back({objects[i]->getCollisionShape(), unflowedPoseAt(*objects[i], 0, timeStep),
                       m_unchecked.count(objects[i]) == 0});
   }
-  // The pairs the variational step would pair (VariationalStep::findCandidatePairs, addPair).
+  // The pairs the variational step would pair (VariationalStep::findCandidatePairs, addPair): not
+  // those a joint added with disableCollisionsBetweenLinkedBodies keeps apart (checkCollideWith),
+  // such as a ragdoll's overlapping limbs.
   const auto mayTouch = [&](std::size_t i, std::size_t j) {
     btCollisionObject* a = objects[static_cast<int>(i)];
     btCollisionObject* b = objects[static_cast<int>(j)];
+    if (!a->checkCollideWith(b) || !b->checkCollideWith(a)) return false;
     return getBroadphase()->getOverlappingPairCache()->needsBroadphaseCollision(
                a->getBroadphaseHandle(), b->getBroadphaseHandle()) &&
            getDispatcher()->needsResponse(a, b);

@@ -30,6 +30,19 @@ struct Band {
   double width() const { return high - low; }
 };
 
+// An LGVI's energy band that neither grows nor moves (J): the band over the first window of steps
+// narrower than 2e-4 `scale` (J, the system's m g L), the last window's no wider than the first's
+// × (1 + `growth`), neither edge moved by more than 1e-6 scale, and the band's middle the starting
+// energy `energy0` within 1e-4 scale.
+inline void expectBandWithoutDrift(const Band& first, const Band& last, double energy0,
+                                   double scale, double growth) {
+  EXPECT_LT(first.width(), 2e-4 * scale);
+  EXPECT_LE(last.width(), first.width() * (1 + growth));
+  EXPECT_GE(last.low, first.low - 1e-6 * scale);
+  EXPECT_LE(last.high, first.high + 1e-6 * scale);
+  EXPECT_NEAR(0.5 * (first.low + first.high), energy0, 1e-4 * scale);
+}
+
 // `value` as %.3e, for a test's recorded measurements (RecordProperty).
 inline std::string scientific(double value) {
   char text[32];
@@ -47,6 +60,15 @@ inline double ellipticK(double k) {
     a = next;
   }
   return kPi / (2.0 * a);
+}
+
+// A body's world angular momentum about its centre of mass, R J Rᵀ ω (kg m²/s).
+inline btVector3 angularMomentum(const btRigidBody& body) {
+  const btMatrix3x3& R = body.getCenterOfMassTransform().getBasis();
+  const btVector3 inverse = body.getInvInertiaDiagLocal();
+  const btMatrix3x3 inertia =
+      btMatrix3x3(1 / inverse.x(), 0, 0, 0, 1 / inverse.y(), 0, 0, 0, 1 / inverse.z());
+  return R * inertia * R.transpose() * body.getAngularVelocity();
 }
 
 // A compound pendulum: a sphere (radius r, 1 kg) on a point-to-point joint to the world at

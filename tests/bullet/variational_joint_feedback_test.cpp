@@ -24,15 +24,6 @@ Config variational() {
   return test::configWith(SolverKind::variational);
 }
 
-// A body's world angular momentum about its centre of mass, R J Rᵀ ω (kg m²/s).
-btVector3 angularMomentum(const btRigidBody& body) {
-  const btMatrix3x3& R = body.getCenterOfMassTransform().getBasis();
-  const btVector3 inverse = body.getInvInertiaDiagLocal();
-  const btMatrix3x3 inertia =
-      btMatrix3x3(1 / inverse.x(), 0, 0, 0, 1 / inverse.y(), 0, 0, 0, 1 / inverse.z());
-  return R * inertia * R.transpose() * body.getAngularVelocity();
-}
-
 // A 2 kg ball (radius 0.05 m) hanging at rest 0.5 m below a point joint to the world at
 // (0, 1, 0), its feedback enabled; gravity −y, or −z where `alongZ`.
 struct HangingBall {
@@ -88,10 +79,10 @@ TEST(JointFeedbackVariational, FeedbackIsTheRodsMomentumBalance) {
   const btVector3 gravity(0, -kG, 0);
   double forceError = 0, torqueError = 0, largestTorque = 0;
   for (int i = 0; i < 200; ++i) {  // 0.83 s: past the bottom
-    const btVector3 momentum = rod->getLinearVelocity(), spin = angularMomentum(*rod);
+    const btVector3 momentum = rod->getLinearVelocity(), spin = test::angularMomentum(*rod);
     scene.world().stepSimulation(h, 1, h);
     const btVector3 force = (rod->getLinearVelocity() - momentum) / h - gravity;
-    const btVector3 torque = (angularMomentum(*rod) - spin) / h;
+    const btVector3 torque = (test::angularMomentum(*rod) - spin) / h;
     forceError = std::max(forceError, (feedback.m_appliedForceBodyA - force).length());
     torqueError = std::max(torqueError, (feedback.m_appliedTorqueBodyA - torque).length());
     largestTorque = std::max(largestTorque, torque.length());

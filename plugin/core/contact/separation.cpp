@@ -10,7 +10,8 @@
 namespace carom::core::contact {
 
 std::vector<PseudoVelocity> separationVelocities(const std::vector<impact::ContactBody>& bodies,
-                                                 const std::vector<Separation>& rows, int sweeps) {
+                                                 const std::vector<Separation>& rows, int sweeps,
+                                                 const JointSystem* joints) {
   if (sweeps < 1) throw Error("separationVelocities: sweeps must be at least 1");
   const int count = static_cast<int>(bodies.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -37,20 +38,33 @@ std::vector<PseudoVelocity> separationVelocities(const std::vector<impact::Conta
   const auto bodyAt = [&](int index) -> impact::ContactBody& {
     return pseudo[static_cast<std::size_t>(index)];
   };
+  const auto contactOf = [&](const Separation& row) {
+    return impact::Contact{row.bodyA == kWorld ? immovable : bodyAt(row.bodyA),
+                           row.bodyB == kWorld ? immovable : bodyAt(row.bodyB), row.point,
+                           row.normal};
+  };
+  // Each row's n·K·n (1/kg), K the free bodies' or, with joints, the jointed system's
+  // (heldInverseMassMatrix): masses only, so computed once.
+  std::vector<double> response;
+  for (const Separation& row : rows) {
+    const Mat3 k = joints ? heldInverseMassMatrix(pseudo, *joints, row.bodyA, row.bodyB, row.point)
+                          : impact::inverseMassMatrix(contactOf(row));
+    response.push_back(row.normal.dot(k * row.normal));
+  }
   std::vector<double> impulse(rows.size(), 0.0);
   for (int sweep = 0; sweep < sweeps; ++sweep) {
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const Separation& row = rows[i];
-      const impact::Contact pair{row.bodyA == kWorld ? immovable : bodyAt(row.bodyA),
-                                 row.bodyB == kWorld ? immovable : bodyAt(row.bodyB), row.point,
-                                 row.normal};
-      const double un = impact::relativeVelocity(pair).dot(row.normal);
-      const double k = row.normal.dot(impact::inverseMassMatrix(pair) * row.normal);
-      if (!(k > 0)) continue;  // two immovable bodies: nothing to push
-      const double total = std::max(impulse[i] + (row.speed - un) / k, 0.0);
-      const impact::ImpactOutcome outcome =
-          impact::applyImpulse(pair, (total - impulse[i]) * row.normal);
+      if (!(response[i] > 0)) continue;  // nothing the push can move
+      const double un = impact::relativeVelocity(contactOf(row)).dot(row.normal);
+      const double total = std::max(impulse[i] + (row.speed - un) / response[i], 0.0);
+      const Vec3 step = (total - impulse[i]) * row.normal;
       impulse[i] = total;
+      if (joints) {
+        applyHeldImpulse(pseudo, *joints, row.bodyA, row.bodyB, row.point, step);
+        continue;
+      }
+      const impact::ImpactOutcome outcome = impact::applyImpulse(contactOf(row), step);
       if (row.bodyA != kWorld) {
         bodyAt(row.bodyA).linearVelocity = outcome.linearVelocityA;
         bodyAt(row.bodyA).angularVelocity = outcome.angularVelocityA;

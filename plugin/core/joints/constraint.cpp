@@ -1,7 +1,13 @@
 #include "carom/core/joints/constraint.h"
 
+#include <cmath>
+
+#include "carom/core/joints/cone.h"
+
 namespace carom::core::joints {
 namespace {
+
+constexpr int kX = 0, kY = 1, kZ = 2;
 
 // A joint side placed in the world: its body's pose (identity for kWorld) and its frame.
 struct PlacedSide {
@@ -52,7 +58,36 @@ class RowWriter {
     ++row_;
   }
 
+  // g = r(ψ) − θ of c = E_Bᵀx_A (swingGap): each c_k = x_A·E_B e_k varies as align(kX, k) does,
+  // so ∂g/∂η = Σ_k ∂g/∂c_k ∂c_k/∂η.
+  void coneSwing(double span1, double span2) {
+    const Vec3 x = a_.axes.col(kX);
+    const SwingGap gap = swingGap(b_.axes.transpose() * x, span1, span2);
+    out_.value(row_) = gap.value;
+    for (int k = 0; k < 3; ++k) {
+      const Vec3 e = b_.axes.col(k);
+      addTurn(a_, a_.R.transpose() * x, gap.gradient(k) * e);
+      addTurn(b_, b_.R.transpose() * e, gap.gradient(k) * x);
+    }
+    ++row_;
+  }
+
+  // g = τ − twist (twistOf), brought into (−π, π]: δτ = (δφ_A − δφ_B)·rate for world turns
+  // δφ = Rη, so ∂g/∂η_A = R_Aᵀ rate and ∂g/∂η_B = −R_Bᵀ rate.
+  void twist(double held) {
+    const Twist t = twistOf(a_.axes, b_.axes);
+    out_.value(row_) = std::remainder(t.angle - held, 2 * 3.14159265358979323846);
+    addAngular(a_, t.rate);
+    addAngular(b_, -t.rate);
+    ++row_;
+  }
+
  private:
+  // A world turn rate w of the side's body: ∂g/∂η = Rᵀw.
+  void addAngular(const PlacedSide& side, const Vec3& w) {
+    if (side.column < 0) return;
+    out_.gradient.row(row_).segment<3>(side.column + 3) += side.R.transpose() * w;
+  }
   // The force v at the side's pivot: ∂g/∂x = v, ∂g/∂η = ρ × Rᵀv = Rᵀ(Rρ × v).
   void addLever(const PlacedSide& side, const Vec3& v) {
     if (side.column < 0) return;
@@ -72,8 +107,6 @@ class RowWriter {
   const PlacedSide& b_;
 };
 
-constexpr int kX = 0, kY = 1, kZ = 2;
-
 }  // namespace
 
 ConstraintEvaluation evaluateConstraints(const JointedSystem& system,
@@ -84,6 +117,15 @@ ConstraintEvaluation evaluateConstraints(const JointedSystem& system,
   for (const Joint& joint : system.joints()) {
     const PlacedSide a = place(joint.a, states), b = place(joint.b, states);
     RowWriter rows(out, first, a, b);
+    if (joint.type == JointType::kConeSwing || joint.type == JointType::kTwist) {
+      if (joint.type == JointType::kConeSwing) {
+        rows.coneSwing(joint.swingSpan1, joint.swingSpan2);
+      } else {
+        rows.twist(joint.twist);
+      }
+      first += 1;
+      continue;
+    }
     if (joint.type == JointType::kSlider) {
       rows.slide(kY);
       rows.slide(kZ);

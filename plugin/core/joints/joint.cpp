@@ -46,6 +46,10 @@ const char* toString(JointType type) {
       return "fixed";
     case JointType::kSlider:
       return "slider";
+    case JointType::kConeSwing:
+      return "cone swing";
+    case JointType::kTwist:
+      return "twist";
   }
   return "unknown";
 }
@@ -59,6 +63,9 @@ int rowCount(JointType type) {
       return 5;
     case JointType::kFixed:
       return 6;
+    case JointType::kConeSwing:
+    case JointType::kTwist:
+      return 1;
   }
   return 0;
 }
@@ -82,10 +89,32 @@ Joint sliderJoint(const JointFrame& a, const JointFrame& b) {
   return {JointType::kSlider, a, b};
 }
 
+Joint coneSwingJoint(const JointFrame& a, const JointFrame& b, double swingSpan1,
+                     double swingSpan2) {
+  Joint joint{JointType::kConeSwing, a, b};
+  joint.swingSpan1 = swingSpan1;
+  joint.swingSpan2 = swingSpan2;
+  return joint;
+}
+
+Joint twistJoint(const JointFrame& a, const JointFrame& b, double twist) {
+  Joint joint{JointType::kTwist, a, b};
+  joint.twist = twist;
+  return joint;
+}
+
 void validateJoint(const Joint& joint, int bodyCount, const std::string& what) {
   const std::string name = what + " (" + toString(joint.type) + ")";
   validateSide(joint.a, bodyCount, name + " side A");
   validateSide(joint.b, bodyCount, name + " side B");
+  if (joint.type == JointType::kConeSwing) {
+    for (const double span : {joint.swingSpan1, joint.swingSpan2}) {
+      if (!(span > 0 && std::isfinite(span)))
+        throw Error(name + ": a swing span is not finite and positive (rad)");
+    }
+  }
+  if (joint.type == JointType::kTwist && !std::isfinite(joint.twist))
+    throw Error(name + ": twist is not finite (rad)");
   if (joint.a.body == joint.b.body) {
     throw Error(name + ": both sides are on " +
                 (joint.a.body == kWorld ? std::string("the world")

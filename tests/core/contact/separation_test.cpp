@@ -51,6 +51,23 @@ TEST(Separation, AnOverlapAlreadyOpeningFastEnoughIsNotPulledBack) {
   EXPECT_NEAR(pushed[0].linear.y(), 0.5, 1e-12);
 }
 
+TEST(Separation, AJointedBodyIsPushedAsItsJointLetsItMove) {
+  // A ball held by a row that keeps its x velocity zero (a slider along y and z), pushed out of
+  // the ground along n = (0.6, 0.8, 0) at its centre: free it would leave along n at 0.4 m/s; held,
+  // along y only, at u_y = 0.4 / n_y = 0.5 m/s, so that n·u is still the speed asked.
+  const std::vector<impact::ContactBody> bodies{ball(2.0, Vec3(0, 0.09, 0))};
+  JointRow slider;
+  slider.bodyB = 0;
+  slider.linearB = Vec3::UnitX();
+  const JointSystem joints(bodies, {slider});
+  const Separation row{kWorld, 0, Vec3(0, 0.09, 0), Vec3(0.6, 0.8, 0), 0.4};
+  const std::vector<PseudoVelocity> free = separationVelocities(bodies, {row}, 10);
+  EXPECT_LT((free[0].linear - Vec3(0.24, 0.32, 0)).norm(), 1e-12);
+  const std::vector<PseudoVelocity> held = separationVelocities(bodies, {row}, 10, &joints);
+  EXPECT_LT((held[0].linear - Vec3(0, 0.5, 0)).norm(), 1e-12);
+  EXPECT_LT(held[0].angular.norm(), 1e-12);
+}
+
 TEST(Separation, RefusesBadRows) {
   const std::vector<impact::ContactBody> bodies{ball(1.0, Vec3::Zero())};
   const auto refused = [&](const Separation& row, int sweeps = 10) {

@@ -253,5 +253,20 @@ TEST(JointedFlow, ReportsANewtonSolveCutShortAndChangesNothing) {
   EXPECT_EQ(step.startImpulse, Eigen::VectorXd::Zero(6));
 }
 
+// The same point joint twice: its rows are redundant, the Newton and projection matrices
+// singular (their condition estimate at round-off), reported so and nothing changed; once, the
+// same pendulum flows.
+TEST(JointedFlow, ReportsRedundantRowsAsSingularAndChangesNothing) {
+  const scenes::Chain pendulum = scenes::rodChain(1, 1.0);
+  const Joint joint = pendulum.system.joints()[0];
+  const JointedSystem twice(pendulum.system.bodies(), {joint, joint});
+  const JointedFlowResult step = flow(twice, pendulum.states, 1e-2, scenes::gravityLoads(twice));
+  EXPECT_EQ(step.status, SolveStatus::kSingular);
+  EXPECT_EQ(maxDifference(step.states, pendulum.states), 0.0);
+  EXPECT_EQ(projectMomenta(twice, pendulum.states).status, SolveStatus::kSingular);
+  EXPECT_TRUE(
+      flow(pendulum.system, pendulum.states, 1e-2, scenes::gravityLoads(pendulum.system)).ok());
+}
+
 }  // namespace
 }  // namespace carom::core::joints

@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "carom/core/contact/joint_rows.h"
 #include "carom/core/impact/contact.h"
 
 namespace carom::core::contact {
@@ -30,8 +31,11 @@ struct PseudoVelocity {
 /// the bodies' masses and inertias (their velocities are not read) such that each row separates at
 /// its speed or more. Returns a pseudo velocity per body. Throws carom::Error for a body index out
 /// of range, a row between a body and itself, a non-unit normal, a negative or non-finite speed,
-/// or sweeps < 1.
+/// or sweeps < 1. With `joints` (built on the same bodies), each impulse moves the bodies as the
+/// jointed system moves (applyHeldImpulse: the joint rows' pseudo velocities kept at zero), so a
+/// push opens the overlaps without pulling the joints apart, to first order in its length.
 std::vector<PseudoVelocity> separationVelocities(const std::vector<impact::ContactBody>& bodies,
-                                                 const std::vector<Separation>& rows, int sweeps);
+                                                 const std::vector<Separation>& rows, int sweeps,
+                                                 const JointSystem* joints = nullptr);
 
 }  // namespace carom::core::contact

@@ -1,6 +1,7 @@
 // Holonomic joints between rigid bodies of the core, for the constrained LGVI (jointed_flow.h): the
 // geometry of Bullet's btPoint2PointConstraint, btHingeConstraint, btFixedConstraint and
-// btSliderConstraint, each side a frame in its body's frame (frameInA, frameInB).
+// btSliderConstraint, each side a frame in its body's frame (frameInA, frameInB), and the one-row
+// constraints that hold a btConeTwistConstraint on its swing cone or at its twist stop.
 #pragma once
 
 #include <string>
@@ -20,6 +21,16 @@ enum class JointType {
   kHinge,   ///< point + the frames' z axes aligned (z_A·x_B = z_A·y_B = 0), 5 rows
   kFixed,   ///< point + the frames aligned (hinge rows and x_A·y_B = 0), 6 rows
   kSlider,  ///< frames aligned, p_B − p_A along x_A only (·y_A = ·z_A = 0), 5 rows
+  /// x_A on the elliptic cone about x_B (btConeTwistConstraint's swing limit), 1 row:
+  /// g = r(ψ) − θ, θ = atan2(ρ, c_x) the swing angle between x_A and x_B, c = E_Bᵀx_A (x_A in B's
+  /// frame), ρ = √(c_y² + c_z²), and r the cone's half-angle in the swing's direction,
+  /// r = ρ / √(c_y²/swingSpan1² + c_z²/swingSpan2²) (Bullet's computeConeLimitInfo). Undefined
+  /// on the axis (ρ = 0), far from any cone.
+  kConeSwing,
+  /// The twist of A about x_B equal to `twist`, 1 row: g = τ − twist, τ = atan2(y'·z_B, y'·y_B)
+  /// with y' = S y_A, S the shortest arc turning x_A onto x_B (Bullet's swing–twist split of
+  /// btConeTwistConstraint). Undefined where x_A = −x_B.
+  kTwist,
 };
 const char* toString(JointType type);
 /// The number of scalar constraints g_i(q) = 0 the kind imposes.
@@ -35,6 +46,10 @@ struct JointFrame {
 struct Joint {
   JointType type = JointType::kPoint;
   JointFrame a, b;
+  /// kConeSwing: the cone's half-angles toward y_B and toward z_B (rad), in (0, ∞).
+  double swingSpan1 = 0, swingSpan2 = 0;
+  /// kTwist: the twist the row holds (rad).
+  double twist = 0;
 };
 
 /// btPoint2PointConstraint(pivotInA, pivotInB).
@@ -48,9 +63,17 @@ Joint fixedJoint(const JointFrame& a, const JointFrame& b);
 /// btSliderConstraint(frameInA, frameInB, true): the frames stay aligned and slide along x_A.
 Joint sliderJoint(const JointFrame& a, const JointFrame& b);
 
+/// The one-row constraint holding the frames' x_A on the elliptic cone of half-angles swingSpan1,
+/// swingSpan2 about x_B (JointType::kConeSwing).
+Joint coneSwingJoint(const JointFrame& a, const JointFrame& b, double swingSpan1,
+                     double swingSpan2);
+/// The one-row constraint holding the twist of the frames at `twist` (rad, JointType::kTwist).
+Joint twistJoint(const JointFrame& a, const JointFrame& b, double twist);
+
 /// Throws carom::Error, naming `what`, for a side on a body outside [0, bodyCount) other than
 /// kWorld, both sides on one body or both on the world, a pivot that is not finite, or a basis
-/// that is not a rotation (‖CᵀC − I‖ > 1e-9 or det C < 0).
+/// that is not a rotation (‖CᵀC − I‖ > 1e-9 or det C < 0), a cone's span that is not finite and
+/// positive, or a twist that is not finite.
 void validateJoint(const Joint& joint, int bodyCount, const std::string& what);
 
 }  // namespace carom::core::joints
