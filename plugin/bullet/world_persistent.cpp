@@ -179,10 +179,16 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   if (contacts.empty()) return;
 
   // Inside the step both solves below start from a pile held before (persistent_settings.h).
+  double lightest = std::numeric_limits<double>::infinity(), heaviest = 0;
+  for (const int index : island.bodies) {
+    const double mass = 1 / m_bodies[index].mass.inverseMass();
+    lightest = std::min(lightest, mass);
+    heaviest = std::max(heaviest, mass);
+  }
   const core::contact::PersistentContactSettings settings =
       mode == Hold::kStartOfStep || mode == Hold::kResting
           ? detail::stepHoldSettings(m_timeStep)
-          : detail::landingHoldSettings(m_timeStep);
+          : detail::landingHoldSettings(m_timeStep, heaviest / lightest);
   // (a) Stop what still approaches, at once and plastically: a half impulse would let the body
   // sink by ½τ u_n over the rest of the step.
   const core::contact::PersistentContactReport stop =
