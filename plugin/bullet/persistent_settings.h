@@ -2,6 +2,10 @@
 // its Bullet-integrated stack settles within its drift allowance either way).
 #pragma once
 
+#include <algorithm>
+#include <limits>
+#include <vector>
+
 #include "carom/core/contact/persistent_contact.h"
 
 namespace carom::detail {
@@ -37,15 +41,33 @@ inline core::contact::PersistentContactSettings endOfStepStopSettings(double tim
 // redundant contacts, on which Gauss–Seidel cycles with friction for as long as it runs; a 16-sweep
 // stall window stops it there, what it leaves taken up by the next hold. Without the conjugate
 // momentum, whose bookkeeping over a large warm-started island costs more than it saves there.
-// Where the island's masses differ by more than kLandingSubspaceMassRatio, with subspace solves:
-// where a light body is pressed by a heavy one, Gauss–Seidel converges at about 1 − m/M per sweep
-// and stalls with the contact still closing, the light body passing into the ground within the
-// step; the direct subspace step holds it (a 1 g box under up to 1e8 kg). Among equal masses they
-// cost more than they save: the settled bin of 300 took 1,398 against 973 ms/step with them.
-inline constexpr double kLandingSubspaceMassRatio = 100;
-inline core::contact::PersistentContactSettings landingHoldSettings(double timeStep,
-                                                                    double massRatio) {
-  return {5000, kHoldDrift / timeStep, 16, false, massRatio > kLandingSubspaceMassRatio ? 8 : 0};
+inline core::contact::PersistentContactSettings landingHoldSettings(double timeStep) {
+  return {5000, kHoldDrift / timeStep, 16, false};
+}
+
+// Where an island's dynamic masses differ by more than this (heaviest / lightest), its holds solve
+// their subspace minimisations directly (core::contact::SubspaceMethod::kDirect), the landings'
+// holds included: where a light body is pressed by a heavy one, Gauss–Seidel converges at about
+// 1 − m/M per sweep and stalls with the contact still closing, the light body passing into the
+// ground within the step. Among equal masses the direct steps cost more than they save: a wall of
+// bricks and a settled bin were slower with them, a pyramid faster (docs/measurements.md).
+inline constexpr double kDirectSubspaceMassRatio = 100;
+
+// `settings` for the bodies of one hold (their inverse masses; 0 for a fixed object).
+inline core::contact::PersistentContactSettings forMassesOf(
+    core::contact::PersistentContactSettings settings,
+    const std::vector<core::impact::ContactBody>& bodies) {
+  double lightest = 0, heaviest = std::numeric_limits<double>::infinity();  // inverse masses
+  for (const core::impact::ContactBody& body : bodies) {
+    if (body.inverseMass <= 0) continue;
+    lightest = std::max(lightest, body.inverseMass);
+    heaviest = std::min(heaviest, body.inverseMass);
+  }
+  if (lightest > kDirectSubspaceMassRatio * heaviest) {
+    settings.subspaceMethod = core::contact::SubspaceMethod::kDirect;
+    settings.subspaceSolves = std::max(settings.subspaceSolves, 8);
+  }
+  return settings;
 }
 
 }  // namespace carom::detail

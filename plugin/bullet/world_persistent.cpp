@@ -179,16 +179,10 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   if (contacts.empty()) return;
 
   // Inside the step both solves below start from a pile held before (persistent_settings.h).
-  double lightest = std::numeric_limits<double>::infinity(), heaviest = 0;
-  for (const int index : island.bodies) {
-    const double mass = 1 / m_bodies[index].mass.inverseMass();
-    lightest = std::min(lightest, mass);
-    heaviest = std::max(heaviest, mass);
-  }
   const core::contact::PersistentContactSettings settings =
       mode == Hold::kStartOfStep || mode == Hold::kResting
           ? detail::stepHoldSettings(m_timeStep)
-          : detail::landingHoldSettings(m_timeStep, heaviest / lightest);
+          : detail::landingHoldSettings(m_timeStep);
   // (a) Stop what still approaches, at once and plastically: a half impulse would let the body
   // sink by ½τ u_n over the rest of the step.
   const core::contact::PersistentContactReport stop =
@@ -306,7 +300,9 @@ std::vector<core::contact::JointRow> VariationalStep::islandJointRows(const Isla
 core::contact::PersistentContactReport VariationalStep::solveHeldContacts(
     const Island& island, std::vector<core::impact::ContactBody>& bodies,
     std::vector<core::contact::PersistentContact>& contacts,
-    const core::contact::PersistentContactSettings& settings) const {
+    const core::contact::PersistentContactSettings& forEqualMasses) const {
+  const core::contact::PersistentContactSettings settings =
+      detail::forMassesOf(forEqualMasses, bodies);
   const std::vector<core::contact::JointRow> rows = islandJointRows(island);
   if (rows.empty()) return core::contact::solvePersistentContacts(bodies, contacts, settings);
   // The joints' rows held still (the flow leaves their velocities at zero; against the loads of

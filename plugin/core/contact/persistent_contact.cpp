@@ -291,8 +291,8 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     return false;
   };
   int subspaceTriesLeft = settings.subspaceSolves, nextSubspaceTry = 8;
-  // The direct solve until one of its steps is undone, then conjugate gradients (see below).
-  SubspaceMethod subspaceMethod = SubspaceMethod::kDirect;
+  // settings.subspaceMethod until one of its direct steps is undone, then conjugate gradients.
+  SubspaceMethod subspaceMethod = settings.subspaceMethod;
   for (int iteration = 1; iteration <= settings.maxIterations; ++iteration) {
     report.iterations = iteration;
     // Tested after the first sweep (a warm start from the solution stops there) and every fourth:
@@ -387,9 +387,8 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     // Tried after 8, 16, 32, … sweeps, until one is undone: a warm start that converges within a
     // few sweeps needs none, and where the sweeps have not found the active set by then (contacts
     // sliding and sticking by turns in a pile of mixed shapes) the tries cost and did not help.
-    // The direct solve is exact on the active set (a cold stack of 580 contacts holds in 250 sweeps
-    // where conjugate gradients took 2,840); where its step is undone, the sweeps' active set is
-    // still wrong and the shorter, smoother conjugate-gradient step is tried in its place.
+    // Where a direct step is undone, the sweeps' active set is still wrong and the shorter,
+    // smoother conjugate-gradient step is tried in its place.
     if (iteration == nextSubspaceTry && subspaceTriesLeft > 0) {
       --subspaceTriesLeft;
       nextSubspaceTry *= 2;

@@ -12,26 +12,16 @@
 
 namespace carom::core::contact {
 
-// How the active rows' system A x = r (A = J M⁻¹ Jᵀ, the rows' Delassus matrix) is solved.
-enum class SubspaceMethod {
-  // Exactly, through the bodies: with A = B Bᵀ (B = J M^{-1/2}, six columns per body), the
-  // least-norm x = B (BᵀB)⁻² Bᵀ r from one sparse Cholesky factorisation of BᵀB, a matrix of six
-  // rows per body however many contacts press on it. Redundant contacts make A singular; BᵀB is
-  // regular where every body is held in all six directions, and is regularised by 1e-12 of its
-  // largest diagonal entry for those that are not (then refined twice with the same factor).
-  kDirect,
-  // By conjugate gradients, matrix-free (each product costs about what a Gauss–Seidel sweep
-  // does), until no row's relative velocity is off by more than the tolerance or after the
-  // products allowed.
-  kConjugateGradients,
-};
-
 // The change of every contact's impulse (contact frame; zero where it is not active) that makes
 // the active rows exact with the other impulses as they are: a contact pressed (λ_n > 0) and
 // sticking (‖λ_t‖ < μλ_n) holds u = (−c, 0, 0); pressed and sliding holds u_n = −c with its
 // friction fixed; the rest keep their impulses. `u` is each contact's relative velocity now
 // (contact frame); `bodies` the solve's bodies (their inverse mass and inertia). `maxProducts` and
-// `tolerance` (m/s) bound kConjugateGradients. Nothing where no row is active or the solve fails.
+// `tolerance` (m/s) bound kConjugateGradients, which stops early where a direction is nearly in A's
+// null space. kDirect: with A = B Bᵀ (B = J M^{-1/2}, six columns per body), the least-norm
+// x = B (BᵀB)⁻² Bᵀ r from one sparse LDLᵀ factorisation of BᵀB, regularised by 1e-12 of its largest
+// diagonal entry (redundant contacts make A singular, a body held in fewer than six directions
+// BᵀB) and refined twice with the same factor. Nothing where no row is active or the solve fails.
 std::optional<std::vector<Vec3>> subspaceStep(const std::vector<SweepContact>& sweep,
                                               const std::vector<PersistentContact>& contacts,
                                               const std::vector<Vec3>& lambda,

@@ -38,6 +38,21 @@ struct PersistentContact {
   Vec3 impulse = Vec3::Zero();  ///< warm start on input (N s, on B); the solution on output
 };
 
+/// How a subspace minimisation (PersistentContactSettings::subspaceSolves) solves the rows the
+/// sweeps have made active.
+enum class SubspaceMethod {
+  /// Matrix-free conjugate gradients, up to four products per sweep so far: a partial, smooth step.
+  kConjugateGradients,
+  /// Exactly, by one sparse factorisation over the bodies (six unknowns per body, however many
+  /// contacts press on it); after one of its steps is undone, conjugate gradients for the rest of
+  /// the solve. Where a light body is pressed by a heavy one, Gauss–Seidel converges at about
+  /// 1 − m/M per sweep and conjugate gradients barely faster; the exact step holds the pair up to
+  /// M/m of about 1e11. Among equal masses it carries loads down a stack in one try, but on a wall
+  /// of bricks its exact steps on a friction active set still changing leave the sweeps stalling
+  /// (docs/measurements.md).
+  kDirect,
+};
+
 struct PersistentContactSettings {
   /// Sweep cap; reaching it is reported as kIterationLimit (the velocities are still the sweep's,
   /// which never gain energy). Default 200.
@@ -63,12 +78,10 @@ struct PersistentContactSettings {
   bool momentum = true;
   /// Subspace minimisations a solve may try (PGS-SM, see the source): after 8, 16, 32, … sweeps,
   /// while unconverged, the rows the sweeps have made active (pressed contacts, sticking or
-  /// sliding) are solved at once, exactly by a sparse factorisation over the bodies (six unknowns
-  /// per body), and the sweeps go on from there; kept where it lowers the kinetic energy, else
-  /// undone. After the first direct step undone, the tries solve by conjugate gradients instead
-  /// (up to four products per sweep so far); after one of those undone, none is tried again in the
-  /// solve. Where loads travel down a pile Gauss–Seidel needs thousands of sweeps and this a few
-  /// solves. Default 0: plain Gauss–Seidel.
+  /// sliding) are solved at once (subspaceMethod), and the sweeps go on from there; kept where it
+  /// lowers the kinetic energy, else undone and, once conjugate gradients' step is undone, not
+  /// tried again in the solve. Where loads travel down a pile Gauss–Seidel needs thousands of
+  /// sweeps and this a few solves. Default 0: plain Gauss–Seidel.
   int subspaceSolves = 0;
   /// Crawl stop: while the largest change of a contact's relative velocity over a sweep is above
   /// this (m/s), the solve also stops, reported as kStalled, where the rate at which that change
@@ -79,6 +92,8 @@ struct PersistentContactSettings {
   /// a wall of bricks converges through changes that rise and fall, only the stall window stops
   /// it. Default +∞: never.
   double crawlAbove = std::numeric_limits<double>::infinity();
+  /// How the subspace minimisations solve. Default kConjugateGradients.
+  SubspaceMethod subspaceMethod = SubspaceMethod::kConjugateGradients;
 };
 
 enum class PersistentContactStatus { kConverged, kIterationLimit, kStalled };
