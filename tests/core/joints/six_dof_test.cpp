@@ -11,6 +11,7 @@
 #include "carom/core/joints/system.h"
 #include "carom/core/lie.h"
 #include "carom/error.h"
+#include "core/joints/scenes.h"
 #include "support/random.h"
 
 namespace carom::core::joints {
@@ -19,7 +20,8 @@ namespace {
 using Locks = std::array<bool, 6>;
 
 // Body 0 at a random pose carrying frame A; B on the world, placed so that p_B − p_A = E_A
-// `linear` and E_B = E_A Rx(a) Ry(b) Rz(c) (Bullet's XYZ Euler angles `angular`).
+// `linear` and E_A = E_B Rx(a) Ry(b) Rz(c) (Bullet's XYZ Euler angles `angular`: matrixToEulerXYZ
+// reads E_Aᵀ E_B by columns, so its angles are those of E_Bᵀ E_A).
 struct Placed {
   BodyState state;
   JointFrame a, b;
@@ -32,8 +34,8 @@ Placed placed(test::Random& random, const Vec3& linear, const Vec3& angular) {
                          Eigen::AngleAxisd(angular.y(), Vec3::UnitY()) *
                          Eigen::AngleAxisd(angular.z(), Vec3::UnitZ()))
                             .toRotationMatrix();
-  // E_A = R C_A = E_B relativeᵀ, and x + R ρ_A = p_B − E_A linear.
-  out.state.R = out.b.basis * relative.transpose() * out.a.basis.transpose();
+  // E_A = R C_A = E_B relative, and x + R ρ_A = p_B − E_A linear.
+  out.state.R = out.b.basis * relative * out.a.basis.transpose();
   out.state.x = out.b.pivot - out.state.R * out.a.basis * linear - out.state.R * out.a.pivot;
   return out;
 }
@@ -101,23 +103,7 @@ TEST(SixDofRows, GradientIsTheDerivativeAlongEachBodysLeftTrivialisedVariation) 
     const JointedSystem system({body, body}, joints);
     ASSERT_EQ(system.rowCount(), rows);
     const ConstraintEvaluation at = evaluateConstraints(system, states);
-    const double epsilon = 1e-6;
-    Eigen::MatrixXd difference(rows, 12);
-    for (int column = 0; column < 12; ++column) {
-      const int b = column / 6, k = column % 3;
-      std::vector<BodyState> plus = states, minus = states;
-      const Vec3 e = epsilon * Vec3::Unit(k);
-      if (column % 6 < 3) {
-        plus[b].x += e;
-        minus[b].x -= e;
-      } else {
-        plus[b].R = states[b].R * expSO3(e);
-        minus[b].R = states[b].R * expSO3(-e);
-      }
-      difference.col(column) =
-          (evaluateConstraints(system, plus).value - evaluateConstraints(system, minus).value) /
-          (2.0 * epsilon);
-    }
+    const Eigen::MatrixXd difference = scenes::centralDifferences(system, states, 1e-6);
     EXPECT_LE((at.gradient - difference).cwiseAbs().maxCoeff(), 1e-7) << "trial " << trial;
   }
 }
