@@ -34,7 +34,7 @@ constexpr const char* kSupported =
     "btGeneric6DofSpring2Constraint, hinges and sliders with their limits and motors, cone-twists "
     "with their swing and twist limits and no motor, 6dofs with linear axes locked, free or "
     "limited and rotations all locked, all free, or all but one locked (that one free or limited), "
-    "no spring and no motor; use solver.kind = \"lcp\" for the others";
+    "with motors on those, no servo and no spring; use solver.kind = \"lcp\" for the others";
 
 JointFrame frameOf(int body, const btTransform& frame) {
   return {body, toEigen(frame.getOrigin()), toEigen(frame.getBasis())};
@@ -231,7 +231,7 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
       if (drive.driven()) drivesOf[group].push_back(drive);
     } else if (sources[j]->getConstraintType() == D6_SPRING_2_CONSTRAINT_TYPE) {
       auto& sixDof = static_cast<btGeneric6DofSpring2Constraint&>(*sources[j]);
-      for (const JointDrive& drive : sixDofDrivesOf(sixDof, index))
+      for (const JointDrive& drive : sixDofDrivesOf(sixDof, index, timeStep))
         drivesOf[group].push_back(drive);
     } else if (sources[j]->getConstraintType() == CONETWIST_CONSTRAINT_TYPE) {
       auto& cone = static_cast<btConeTwistConstraint&>(*sources[j]);

@@ -425,6 +425,27 @@ SixDofRange sixDofRange(btGeneric6DofSpring2Constraint& joint, int axis) {
   return {angular.m_loLimit, angular.m_hiLimit};
 }
 
+namespace {
+
+// An axis' spring, motor and bounce as Bullet keeps them: btTranslationalLimitMotor2's arrays for
+// axes 0–2, a btRotationalLimitMotor2 for 3–5.
+struct SixDofMotor {
+  bool spring = false, enabled = false, servo = false;
+  double target = 0, maxForce = 0, bounce = 0;  // m/s or rad/s, N or N m, 1
+};
+SixDofMotor sixDofMotor(btGeneric6DofSpring2Constraint& joint, int axis) {
+  if (axis < 3) {
+    const btTranslationalLimitMotor2& m = *joint.getTranslationalLimitMotor();
+    return {m.m_enableSpring[axis],   m.m_enableMotor[axis],   m.m_servoMotor[axis],
+            m.m_targetVelocity[axis], m.m_maxMotorForce[axis], m.m_bounce[axis]};
+  }
+  const btRotationalLimitMotor2& m = *joint.getRotationalLimitMotor(axis - 3);
+  return {m.m_enableSpring,   m.m_enableMotor,   m.m_servoMotor,
+          m.m_targetVelocity, m.m_maxMotorForce, m.m_bounce};
+}
+
+}  // namespace
+
 void requireSixDofAxes(btGeneric6DofSpring2Constraint& joint, const std::string& what) {
   const auto refuse = [&](int axis, const std::string& why) {
     throw Error(what + " with axis " + std::to_string(axis) + " " + why +
@@ -432,26 +453,28 @@ void requireSixDofAxes(btGeneric6DofSpring2Constraint& joint, const std::string&
   };
   std::vector<int> unlocked;  // the rotations not locked, 3–5
   for (int axis = 0; axis < 6; ++axis) {
-    const bool linear = axis < 3;
-    const btTranslationalLimitMotor2& translation = *joint.getTranslationalLimitMotor();
-    const btRotationalLimitMotor2* rotation =
-        linear ? nullptr : joint.getRotationalLimitMotor(axis - 3);
-    if (linear ? translation.m_enableSpring[axis] : rotation->m_enableSpring)
+    const SixDofMotor motor = sixDofMotor(joint, axis);
+    if (motor.spring)
       refuse(axis, "sprung (a spring is an explicit force of the stretch, which gains energy)");
-    if (linear ? translation.m_enableMotor[axis] : rotation->m_enableMotor)
-      refuse(axis, "motorised");
+    if (motor.enabled) {
+      if (motor.servo) refuse(axis, "motorised as a servo (setServo)");
+      if (!std::isfinite(motor.target))
+        refuse(axis, "motorised with a target velocity that is not finite");
+      if (!(motor.maxForce >= 0 && std::isfinite(motor.maxForce)))
+        refuse(axis, "motorised with a maxMotorForce that is negative or not finite");
+    }
     const SixDofRange range = sixDofRange(joint, axis);
     if (range.limited()) {
       if (!std::isfinite(range.lo) || !std::isfinite(range.hi))
         refuse(axis, "limited at a bound that is not finite");
-      const double bounce = linear ? translation.m_bounce[axis] : rotation->m_bounce;
-      if (!(bounce >= 0 && bounce <= 1)) {
+      if (!(motor.bounce >= 0 && motor.bounce <= 1)) {
         std::ostringstream why;
-        why << "limited with a bounce " << bounce << " outside [0, 1] (the stop's restitution)";
+        why << "limited with a bounce " << motor.bounce
+            << " outside [0, 1] (the stop's restitution)";
         refuse(axis, why.str());
       }
     }
-    if (linear) continue;
+    if (axis < 3) continue;
     if (range.locked() && range.lo != 0) {
       std::ostringstream why;
       why << "locked at " << range.lo << " rad (a rotation is held locked at 0 only)";
@@ -468,6 +491,10 @@ void requireSixDofAxes(btGeneric6DofSpring2Constraint& joint, const std::string&
       refuse(axis,
              "limited with all three rotations unlocked (an angular limit is held on a "
              "6dof's one unlocked rotation only)");
+    if (unlocked.size() == 3 && sixDofMotor(joint, axis).enabled)
+      refuse(axis,
+             "motorised with all three rotations unlocked (an angular motor is held on a "
+             "6dof's one unlocked rotation only)");
   }
   if (unlocked.size() != 1 || !sixDofRange(joint, unlocked[0]).limited()) return;
   // The rotate order's middle axis: Bullet reads its Euler angle by asin, within [−π/2, π/2].
@@ -481,21 +508,31 @@ void requireSixDofAxes(btGeneric6DofSpring2Constraint& joint, const std::string&
   }
 }
 
-std::vector<JointDrive> sixDofDrivesOf(btGeneric6DofSpring2Constraint& sixDof, int joint) {
+std::vector<JointDrive> sixDofDrivesOf(btGeneric6DofSpring2Constraint& sixDof, int joint,
+                                       double timeStep) {
   std::vector<JointDrive> drives;
   for (int axis = 0; axis < 6; ++axis) {
     const SixDofRange range = sixDofRange(sixDof, axis);
-    if (!range.limited()) continue;
+    const SixDofMotor motor = sixDofMotor(sixDof, axis);
+    // A locked axis' motor moves nothing: the lock's rows hold the axis, as Bullet's lock row does.
+    if (!range.limited() && !(motor.enabled && !range.locked())) continue;
     JointDrive drive;
     drive.joint = joint;
     drive.axis = axis % 3;
-    drive.center = 0.5 * (range.lo + range.hi);
-    drive.halfRange = 0.5 * (range.hi - range.lo);
     // Bullet's angle s turns B to A, E_A = E_B R_axis(s) (matrixToEulerXYZ reads E_Aᵀ E_B by
     // columns: its transpose's angles), the hinge angle's sense: sign 1.
     drive.kind = axis < 3 ? DriveKind::kSliderPosition : DriveKind::kHingeAngle;
-    drive.bounce = axis < 3 ? sixDof.getTranslationalLimitMotor()->m_bounce[axis]
-                            : sixDof.getRotationalLimitMotor(axis - 3)->m_bounce;
+    if (range.limited()) {
+      drive.center = 0.5 * (range.lo + range.hi);
+      drive.halfRange = 0.5 * (range.hi - range.lo);
+      drive.bounce = motor.bounce;
+    }
+    drive.motor = motor.enabled;
+    // Bullet's motor row (get_limit_motor_info2) drives its row velocity to the target: on a
+    // rotation (ω_A − ω_B)·axis, which is ṡ; on a linear axis the pivots' (v_A − v_B)·axis, −ṡ.
+    drive.targetSpeed = axis < 3 ? -motor.target : motor.target;
+    // Its impulse bounded by maxMotorForce over the solver's rate, as a slider's.
+    drive.maxImpulse = motor.maxForce * timeStep;
     drives.push_back(drive);
   }
   return drives;

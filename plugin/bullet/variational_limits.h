@@ -114,8 +114,10 @@ SixDofRange sixDofRange(btGeneric6DofSpring2Constraint& joint, int axis);
 // or limited; rotations all locked, all free (no limit), or all but one locked with that one free
 // or limited (a hinge about it; on the rotate order's middle axis, whose Euler angle Bullet reads
 // by asin, a limit within [−π/2, π/2]); a rotation locked at 0 only; a limit's bounce in [0, 1];
-// no spring (an explicit force, energy-unsafe, as in lcp mode) and no motor. Throws carom::Error,
-// starting with `what` and naming the axis, otherwise.
+// a motor (not a servo: its target is a position) with a finite target velocity and a finite
+// maxMotorForce ≥ 0, on a linear axis or the one unlocked rotation; no spring (an explicit force,
+// energy-unsafe, as in lcp mode). Throws carom::Error, starting with `what` and naming the axis,
+// otherwise.
 void requireSixDofAxes(btGeneric6DofSpring2Constraint& joint, const std::string& what);
 
 // The joint's limit and motor, its joint `joint` of its group; a slider's motor impulse for steps
@@ -124,8 +126,10 @@ JointDrive hingeDriveOf(btHingeConstraint& hinge, int joint);
 JointDrive sliderDriveOf(btSliderConstraint& slider, int joint, double timeStep);
 // A cone-twist's swing and twist limits (each a drive where it has one) on its joint `joint`.
 std::vector<JointDrive> coneTwistDrivesOf(btConeTwistConstraint& cone, int joint);
-// A 6dof's limited axes (requireSixDofAxes) on its joint `joint`, each a drive with two stops.
-std::vector<JointDrive> sixDofDrivesOf(btGeneric6DofSpring2Constraint& sixDof, int joint);
+// A 6dof's limited or motorised axes (requireSixDofAxes) on its joint `joint`, each a drive with
+// two stops or a motor or both, a motor's impulse for steps of `timeStep` (s).
+std::vector<JointDrive> sixDofDrivesOf(btGeneric6DofSpring2Constraint& sixDof, int joint,
+                                       double timeStep);
 
 // A joint group's states after a flow, and the impulses its joints gave over it.
 struct GroupStep {

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <vector>
 
 #include "carom/carom.h"
 #include "joint_scenes.h"
@@ -247,6 +248,60 @@ TEST(SixDofVariational, ElasticAngularStopStrikesAtTheFlowsInstant) {
   EXPECT_LT(drift, 1e-12);
 }
 
+// A 1 kg box on the rail (BoxOnRail, no gravity) or a rod (1 kg, 1 m) about its centre on a
+// hinge-like 6dof free about z, each axis' motor at target `kTarget` with at most kForce: each
+// step's kick adds kForce h to the momentum along the axis until the speed reaches the target,
+// where it stays. Bullet's own solver (bullet mode) drives the same scene to the same speed, its
+// sense included: Bullet's linear motor row drives −ṡ (the pivots' (v_A − v_B)·axis) to the
+// target, its angular one ṡ.
+TEST(SixDofVariational, MotorsRampAtTheirForceToBulletsTargetSpeed) {
+  constexpr double kTarget = 1.5, kForce = 3.0, h = 1.0 / 60;
+  for (const int axis : {0, 5}) {
+    SCOPED_TRACE(axis);
+    const auto speedAfter = [&](SolverKind kind, int steps, std::vector<double>* speeds) {
+      Scene<DynamicsWorld> scene(test::configWith(kind));
+      scene.world().setGravity(btVector3(0, 0, 0));
+      btRigidBody* body =
+          scene.add(new btBoxShape(btVector3(0.5, 0.05, 0.05)), 1.0, btVector3(0, 2, 0));
+      auto* joint = new btGeneric6DofSpring2Constraint(*body, btTransform::getIdentity());
+      for (int other = 0; other < 6; ++other)
+        joint->setLimit(other, 0, 0);
+      joint->setLimit(axis, 1, -1);  // free
+      joint->enableMotor(axis, true);
+      joint->setTargetVelocity(axis, kTarget);
+      joint->setMaxMotorForce(axis, kForce);
+      scene.addJoint(joint, true);
+      // ṡ: B (the body) against the world, Bullet's s = (p_B − p_A)·x_A linear, and E_A = E_B
+      // R_z(s) turning: ṡ = −ω_z.
+      const auto rate = [&] {
+        return axis < 3 ? double(body->getLinearVelocity().x())
+                        : -double(body->getAngularVelocity().z());
+      };
+      for (int i = 0; i < steps; ++i) {
+        scene.world().stepSimulation(h, 1, h);
+        if (speeds) speeds->push_back(rate());
+      }
+      return rate();
+    };
+    std::vector<double> speeds;
+    speedAfter(SolverKind::variational, 60, &speeds);
+    const double inertia = axis < 3 ? 1.0 : (1.0 + 0.1 * 0.1) / 12;  // kg or kg m² about z
+    const double perStep = kForce * h / inertia;
+    // Bullet's motor sense: the speed it drives ṡ to.
+    const double target = axis < 3 ? -kTarget : kTarget;
+    double worst = 0;
+    for (std::size_t i = 0; i < speeds.size(); ++i) {
+      const double expected = std::copysign(std::min((i + 1) * perStep, std::abs(target)), target);
+      worst = std::max(worst, std::abs(speeds[i] - expected));
+    }
+    RecordProperty(axis < 3 ? "linearRampError" : "angularRampError", test::scientific(worst));
+    EXPECT_LT(worst, 1e-12);
+    const double bullet = speedAfter(SolverKind::bullet, 60, nullptr);
+    RecordProperty(axis < 3 ? "linearBullet" : "angularBullet", test::scientific(bullet));
+    EXPECT_NEAR(bullet, target, 1e-3 * kTarget);
+  }
+}
+
 // What the step cannot hold of a 6dof is refused by name, the axis with it.
 TEST(SixDofVariational, WhatItCannotHoldIsRefusedByAxis) {
   Scene<DynamicsWorld> scene(test::configWith(SolverKind::variational));
@@ -258,7 +313,13 @@ TEST(SixDofVariational, WhatItCannotHoldIsRefusedByAxis) {
     change(joint);
     test::expectErrorNaming([&] { scene.world().addConstraint(&joint); }, name);
   };
-  refused([](auto& j) { j.enableMotor(1, true); }, "axis 1 motorised");
+  refused(
+      [](auto& j) {
+        j.enableMotor(1, true);
+        j.setServo(1, true);
+      },
+      "axis 1 motorised as a servo");
+  refused([](auto& j) { j.enableMotor(4, true); }, "axis 4 motorised with all three rotations");
   refused([](auto& j) { j.enableSpring(4, true); }, "axis 4 sprung");
   refused([](auto& j) { j.setLimit(3, 0, 0); }, "axis 5 unlocked with axis 4");
   refused([](auto& j) { j.setLimit(4, -0.5, 0.5); }, "axis 4 limited with all three rotations");
