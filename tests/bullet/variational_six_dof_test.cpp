@@ -248,6 +248,54 @@ TEST(SixDofVariational, ElasticAngularStopStrikesAtTheFlowsInstant) {
   EXPECT_LT(drift, 1e-12);
 }
 
+// A 1 kg ball (0.05 m) 1 m from a pivot at 60° below level, thrown sideways about the pivot: hung
+// by a btPoint2PointConstraint, or by a ball-like 6dof (every rotation free, x and z locked) whose
+// y may rise from its low stop at −0.1 m (the ball starting on it, bounce 0) to 0. The string's
+// pull holds the 6dof on its stop (never above level, the ball never pushes the pivot up): welded
+// there, it swings as the point joint's pendulum, Bullet's y on the stop to round-off.
+TEST(SixDofVariational, BallLikeSixDofOnItsLinearStopSwingsAsAPointJoint) {
+  const double h = 1.0 / 240, drop = 0.1, length = 1.0;
+  const btVector3 pivot(0, 2, 0);
+  const btVector3 out = length * btVector3(std::cos(kPi / 3), -std::sin(kPi / 3), 0);
+  const btVector3 v(0, 0, 1.0);                            // m/s, across the plane of the rod
+  const btVector3 omega = out.cross(v) / length / length;  // the pivot's point at rest
+  const auto hung = [&](Scene<DynamicsWorld>& scene) {
+    btRigidBody* ball = scene.add(new btSphereShape(0.05), 1.0, pivot + out, v);
+    ball->setAngularVelocity(omega);
+    return ball;
+  };
+  Scene<DynamicsWorld> point(test::configWith(SolverKind::variational));
+  btRigidBody* pointBall = hung(point);
+  point.addJoint(new btPoint2PointConstraint(*pointBall, -out), true);
+  Scene<DynamicsWorld> sixDof(test::configWith(SolverKind::variational));
+  btRigidBody* ball = hung(sixDof);
+  auto* joint = new btGeneric6DofSpring2Constraint(
+      btTypedConstraint::getFixedBody(), *ball,
+      btTransform(btMatrix3x3::getIdentity(), pivot + btVector3(0, drop, 0)),
+      btTransform(btMatrix3x3::getIdentity(), -out));
+  joint->setLimit(1, -drop, 0);  // x and z stay locked at 0, the rotations free (the defaults)
+  sixDof.addJoint(joint, true);
+  const bool locked[6] = {true, false, true, false, false, false};
+  double apart = 0, offStop = 0, drift = 0;
+  for (int i = 0; i < 2400; ++i) {  // 10 s
+    point.world().stepSimulation(h, 1, h);
+    sixDof.world().stepSimulation(h, 1, h);
+    apart = std::max(
+        apart,
+        double((pointBall->getCenterOfMassPosition() - ball->getCenterOfMassPosition()).length()));
+    joint->calculateTransforms();
+    offStop = std::max(offStop, std::abs(joint->getRelativePivotPosition(1) + drop));
+    drift = std::max(drift, lockedDrift(*joint, locked));
+  }
+  RecordProperty("apart", test::scientific(apart));
+  RecordProperty("offStop", test::scientific(offStop));
+  RecordProperty("lockedDrift", test::scientific(drift));
+  EXPECT_GT(std::abs(ball->getCenterOfMassPosition().z()), 0.1);  // it swung out of the plane
+  EXPECT_LT(apart, 1e-10);
+  EXPECT_LT(offStop, 1e-12);
+  EXPECT_LT(drift, 1e-12);
+}
+
 // A 1 kg box on the rail (BoxOnRail, no gravity) or a rod (1 kg, 1 m) about its centre on a
 // hinge-like 6dof free about z, each axis' motor at target `kTarget` with at most kForce: each
 // step's kick adds kForce h to the momentum along the axis until the speed reaches the target,
