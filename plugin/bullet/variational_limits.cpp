@@ -269,6 +269,23 @@ JointImpulses foldedOnto(const JointedSystem& system, const std::vector<JointDri
   return impulses;
 }
 
+// An axis' spring, motor and bounce as Bullet keeps them: btTranslationalLimitMotor2's arrays for
+// axes 0–2, a btRotationalLimitMotor2 for 3–5.
+struct SixDofMotor {
+  bool spring = false, enabled = false, servo = false;
+  double target = 0, maxForce = 0, bounce = 0;  // m/s or rad/s, N or N m, 1
+};
+SixDofMotor sixDofMotor(btGeneric6DofSpring2Constraint& joint, int axis) {
+  if (axis < 3) {
+    const btTranslationalLimitMotor2& m = *joint.getTranslationalLimitMotor();
+    return {m.m_enableSpring[axis],   m.m_enableMotor[axis],   m.m_servoMotor[axis],
+            m.m_targetVelocity[axis], m.m_maxMotorForce[axis], m.m_bounce[axis]};
+  }
+  const btRotationalLimitMotor2& m = *joint.getRotationalLimitMotor(axis - 3);
+  return {m.m_enableSpring,   m.m_enableMotor,   m.m_servoMotor,
+          m.m_targetVelocity, m.m_maxMotorForce, m.m_bounce};
+}
+
 }  // namespace
 
 void requireHingeDrive(btHingeConstraint& hinge, const std::string& what) {
@@ -424,27 +441,6 @@ SixDofRange sixDofRange(btGeneric6DofSpring2Constraint& joint, int axis) {
   const btRotationalLimitMotor2& angular = *joint.getRotationalLimitMotor(axis - 3);
   return {angular.m_loLimit, angular.m_hiLimit};
 }
-
-namespace {
-
-// An axis' spring, motor and bounce as Bullet keeps them: btTranslationalLimitMotor2's arrays for
-// axes 0–2, a btRotationalLimitMotor2 for 3–5.
-struct SixDofMotor {
-  bool spring = false, enabled = false, servo = false;
-  double target = 0, maxForce = 0, bounce = 0;  // m/s or rad/s, N or N m, 1
-};
-SixDofMotor sixDofMotor(btGeneric6DofSpring2Constraint& joint, int axis) {
-  if (axis < 3) {
-    const btTranslationalLimitMotor2& m = *joint.getTranslationalLimitMotor();
-    return {m.m_enableSpring[axis],   m.m_enableMotor[axis],   m.m_servoMotor[axis],
-            m.m_targetVelocity[axis], m.m_maxMotorForce[axis], m.m_bounce[axis]};
-  }
-  const btRotationalLimitMotor2& m = *joint.getRotationalLimitMotor(axis - 3);
-  return {m.m_enableSpring,   m.m_enableMotor,   m.m_servoMotor,
-          m.m_targetVelocity, m.m_maxMotorForce, m.m_bounce};
-}
-
-}  // namespace
 
 void requireSixDofAxes(btGeneric6DofSpring2Constraint& joint, const std::string& what) {
   const auto refuse = [&](int axis, const std::string& why) {
