@@ -367,14 +367,18 @@ void writeJointImpulses(const JointGroup& group, const std::vector<core::BodySta
     }
     Eigen::VectorXd total(12);
     total << impulse.linearA, impulse.angularA, impulse.linearB, impulse.angularB;
-    const Eigen::VectorXd lambda = jacobian.colPivHouseholderQr().solve(total);
+    // A 6dof with every axis free and unlimited has no row: it gives no impulse and cannot break
+    // (and a QR of no columns is not one Eigen computes).
+    const Eigen::VectorXd lambda =
+        own.empty() ? Eigen::VectorXd()
+                    : Eigen::VectorXd(jacobian.colPivHouseholderQr().solve(total));
     if (btJointFeedback* feedback = joint.getJointFeedback()) {
       clearJointFeedback(*feedback);
       addJointFeedback(*feedback, joint, impulse.linearA, impulse.angularA, impulse.linearB,
                        impulse.angularB, h);
     }
-    joint.internalSetAppliedImpulse(lambda(lambda.size() - 1));
-    if (lambda.cwiseAbs().maxCoeff() >= joint.getBreakingImpulseThreshold())
+    joint.internalSetAppliedImpulse(lambda.size() > 0 ? lambda(lambda.size() - 1) : 0.0);
+    if (lambda.size() > 0 && lambda.cwiseAbs().maxCoeff() >= joint.getBreakingImpulseThreshold())
       joint.setEnabled(false);
   }
 }
