@@ -7,6 +7,8 @@
 #include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
 
 #include <Eigen/QR>
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <unordered_map>
@@ -28,30 +30,11 @@ using core::joints::JointType;
 
 constexpr const char* kSupported =
     "supported in variational mode: btPoint2PointConstraint, btHingeConstraint, "
-    "btSliderConstraint, btConeTwistConstraint and btFixedConstraint (a "
-    "btGeneric6DofSpring2Constraint with every axis locked), hinges and sliders with their limits "
-    "and motors, cone-twists with their swing and twist limits and no motor; use solver.kind = "
-    "\"lcp\" for the others";
-
-// btFixedConstraint is a btGeneric6DofSpring2Constraint with every axis locked at 0 (its type is
-// Bullet's D6_SPRING_2_CONSTRAINT_TYPE): such a joint, whatever its class, is a weld; one with an
-// axis free, limited, motorised or sprung is not.
-bool lockedWeld(btGeneric6DofSpring2Constraint& joint) {
-  btVector3 lower, upper, angularLower, angularUpper;
-  joint.getLinearLowerLimit(lower);
-  joint.getLinearUpperLimit(upper);
-  joint.getAngularLowerLimit(angularLower);
-  joint.getAngularUpperLimit(angularUpper);
-  bool locked = lower.length2() == 0 && upper.length2() == 0 && angularLower.length2() == 0 &&
-                angularUpper.length2() == 0;
-  for (int axis = 0; axis < 3; ++axis) {
-    const btTranslationalLimitMotor2& linear = *joint.getTranslationalLimitMotor();
-    const btRotationalLimitMotor2& angular = *joint.getRotationalLimitMotor(axis);
-    locked = locked && !linear.m_enableMotor[axis] && !linear.m_enableSpring[axis] &&
-             !angular.m_enableMotor && !angular.m_enableSpring;
-  }
-  return locked;
-}
+    "btSliderConstraint, btConeTwistConstraint, btFixedConstraint and "
+    "btGeneric6DofSpring2Constraint, hinges and sliders with their limits and motors, cone-twists "
+    "with their swing and twist limits and no motor, 6dofs with linear axes locked, free or "
+    "limited and rotations all locked, all free, or all but one locked (that one free or limited), "
+    "with motors on those, no servo and no spring; use solver.kind = \"lcp\" for the others";
 
 JointFrame frameOf(int body, const btTransform& frame) {
   return {body, toEigen(frame.getOrigin()), toEigen(frame.getBasis())};
@@ -106,12 +89,25 @@ Joint jointOf(btTypedConstraint& joint,
       frameB = slider.getFrameOffsetB();
       break;
     }
-    default: {  // a locked btGeneric6DofSpring2Constraint: requireVariationalJoint refused the rest
-      auto& fixed = static_cast<btGeneric6DofSpring2Constraint&>(joint);
-      type = JointType::kFixed;
-      frameA = fixed.getFrameOffsetA();
-      frameB = fixed.getFrameOffsetB();
-      break;
+    default: {  // a btGeneric6DofSpring2Constraint: requireVariationalJoint refused the rest
+      auto& sixDof = static_cast<btGeneric6DofSpring2Constraint&>(joint);
+      frameA = sixDof.getFrameOffsetA();
+      frameB = sixDof.getFrameOffsetB();
+      std::array<bool, 6> locked{};
+      btVector3 at(0, 0, 0);  // the locked linear coordinates (rotations lock at 0 only)
+      for (int axis = 0; axis < 6; ++axis) {
+        const SixDofRange range = sixDofRange(sixDof, axis);
+        locked[axis] = range.locked();
+        if (axis < 3 && range.locked()) at[axis] = range.lo;
+      }
+      // A's origin moved to the locks' coordinates, p_B − p_A = E_A at, so that the rows hold 0.
+      frameA.setOrigin(frameA.getOrigin() + frameA.getBasis() * at);
+      const JointFrame a = sideOf(joint.getRigidBodyA(), frameA, indexOf, name);
+      const JointFrame b = sideOf(joint.getRigidBodyB(), frameB, indexOf, name);
+      // Every axis locked is btFixedConstraint's weld, held by the fixed joint's rows.
+      if (std::count(locked.begin(), locked.end(), true) == 6)
+        return core::joints::fixedJoint(a, b);
+      return core::joints::sixDofJoint(a, b, locked);
     }
   }
   return {type, sideOf(joint.getRigidBodyA(), frameA, indexOf, name),
@@ -162,8 +158,9 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
       // btFixedConstraint reports D6_SPRING_2_CONSTRAINT_TYPE; no class of this Bullet reports
       // FIXED_CONSTRAINT_TYPE, which is refused with the other types.
       if (joint.getConstraintType() != D6_SPRING_2_CONSTRAINT_TYPE) refuse("");
-      if (!lockedWeld(static_cast<btGeneric6DofSpring2Constraint&>(joint)))
-        refuse(" with an axis not locked at 0 (only a weld, btFixedConstraint as built, is held)");
+      requireDrive([&](const std::string& what) {
+        requireSixDofAxes(static_cast<btGeneric6DofSpring2Constraint&>(joint), what);
+      });
   }
   if (std::isnan(joint.getBreakingImpulseThreshold()))
     refuse(" with a breaking threshold that is not a number");
@@ -232,6 +229,10 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
       const JointDrive drive =
           sliderDriveOf(static_cast<btSliderConstraint&>(*sources[j]), index, timeStep);
       if (drive.driven()) drivesOf[group].push_back(drive);
+    } else if (sources[j]->getConstraintType() == D6_SPRING_2_CONSTRAINT_TYPE) {
+      auto& sixDof = static_cast<btGeneric6DofSpring2Constraint&>(*sources[j]);
+      for (const JointDrive& drive : sixDofDrivesOf(sixDof, index, timeStep))
+        drivesOf[group].push_back(drive);
     } else if (sources[j]->getConstraintType() == CONETWIST_CONSTRAINT_TYPE) {
       auto& cone = static_cast<btConeTwistConstraint&>(*sources[j]);
       for (const JointDrive& drive : coneTwistDrivesOf(cone, index))
@@ -270,7 +271,7 @@ std::vector<core::contact::JointRow> jointRowsOf(const core::joints::JointedSyst
   std::vector<core::contact::JointRow> rows;
   Eigen::Index r = 0;
   for (const Joint& joint : system.joints()) {
-    for (int k = 0; k < core::joints::rowCount(joint.type); ++k, ++r) {
+    for (int k = 0; k < core::joints::rowCount(joint); ++k, ++r) {
       core::contact::JointRow row;
       const auto side = [&](int body, int& index, core::Vec3& linear, core::Vec3& angular) {
         if (body == core::joints::kWorld) return;
@@ -309,7 +310,7 @@ void addRowImpulses(const core::joints::JointedSystem& system,
                     std::size_t first, JointImpulses& into) {
   std::size_t r = first;
   for (std::size_t j = 0; j < system.joints().size(); ++j) {
-    for (int k = 0; k < core::joints::rowCount(system.joints()[j].type); ++k, ++r) {
+    for (int k = 0; k < core::joints::rowCount(system.joints()[j]); ++k, ++r) {
       // A row's impulse λ gives each side Jᵀλ (jointed_flow.h (1), (4)); a world side's part is 0.
       const core::contact::JointRow& row = rows[r];
       const double l = lambda(static_cast<Eigen::Index>(r));
@@ -338,7 +339,7 @@ void writeJointImpulses(const JointGroup& group, const std::vector<core::BodySta
       impulse.angularA += impulses[j].angularA;
       impulse.linearB += impulses[j].linearB;
       impulse.angularB += impulses[j].angularB;
-      const std::size_t count = core::joints::rowCount(group.system.joints()[j].type);
+      const std::size_t count = core::joints::rowCount(group.system.joints()[j]);
       own.insert(own.end(), rows.begin() + static_cast<std::ptrdiff_t>(r),
                  rows.begin() + static_cast<std::ptrdiff_t>(r + count));
       r += count;
@@ -366,14 +367,18 @@ void writeJointImpulses(const JointGroup& group, const std::vector<core::BodySta
     }
     Eigen::VectorXd total(12);
     total << impulse.linearA, impulse.angularA, impulse.linearB, impulse.angularB;
-    const Eigen::VectorXd lambda = jacobian.colPivHouseholderQr().solve(total);
+    // A 6dof with every axis free and unlimited has no row: it gives no impulse and cannot break
+    // (and a QR of no columns is not one Eigen computes).
+    const Eigen::VectorXd lambda =
+        own.empty() ? Eigen::VectorXd()
+                    : Eigen::VectorXd(jacobian.colPivHouseholderQr().solve(total));
     if (btJointFeedback* feedback = joint.getJointFeedback()) {
       clearJointFeedback(*feedback);
       addJointFeedback(*feedback, joint, impulse.linearA, impulse.angularA, impulse.linearB,
                        impulse.angularB, h);
     }
-    joint.internalSetAppliedImpulse(lambda(lambda.size() - 1));
-    if (lambda.cwiseAbs().maxCoeff() >= joint.getBreakingImpulseThreshold())
+    joint.internalSetAppliedImpulse(lambda.size() > 0 ? lambda(lambda.size() - 1) : 0.0);
+    if (lambda.size() > 0 && lambda.cwiseAbs().maxCoeff() >= joint.getBreakingImpulseThreshold())
       joint.setEnabled(false);
   }
 }

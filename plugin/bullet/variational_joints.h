@@ -1,6 +1,7 @@
 // Bullet's joints in the variational step: btPoint2PointConstraint, btHingeConstraint,
-// btSliderConstraint, btFixedConstraint and btConeTwistConstraint (a point joint, its swing and
-// twist limits drives of variational_limits.h) as holonomic joints of the constrained LGVI
+// btSliderConstraint, btFixedConstraint, btConeTwistConstraint (a point joint, its swing and
+// twist limits drives of variational_limits.h) and btGeneric6DofSpring2Constraint (its locked axes
+// a core 6dof joint, its limited ones drives) as holonomic joints of the constrained LGVI
 // (core::joints), each side's frame in its body's centre-of-mass frame (Bullet's rigid body frame)
 // or, on a static body (btTypedConstraint::getFixedBody() among them), in the world. Internal to
 // the plugin.
@@ -21,9 +22,10 @@
 namespace carom::detail {
 
 // Throws carom::Error, starting with `where` and naming what it refuses, unless the variational
-// step holds `joint` exactly: a point-to-point, hinge, slider, cone-twist or fixed joint; a hinge's
-// limit and motor as requireJointDrive allows them, a cone-twist's limits as requireConeTwistLimits
-// does (variational_limits.h), without angularOnly; a slider with its rotation about its axis
+// step holds `joint` exactly: a point-to-point, hinge, slider, cone-twist, fixed or 6dof joint; a
+// hinge's limit and motor as requireJointDrive allows them, a cone-twist's limits as
+// requireConeTwistLimits does, a 6dof's axes as requireSixDofAxes does (variational_limits.h),
+// without angularOnly; a slider with its rotation about its axis
 // locked (as Bullet's default angular limits [0, 0] lock it) and without an angular motor; not on
 // a kinematic body (a moving frame the step cannot flow). Breaking thresholds and feedback are held
 // (writeJointImpulses).
@@ -34,8 +36,8 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
 struct JointGroup {
   std::vector<int> bodies;  // step-body indices, the system's body i being bodies[i]
   core::joints::JointedSystem system;
-  std::vector<JointDrive>
-      drives;  // its hinges' and sliders' limits and motors, where they have any
+  // its hinges', sliders' and 6dofs' limits and motors, cone-twists' limits, where they have any
+  std::vector<JointDrive> drives;
   std::vector<btTypedConstraint*> sources;  // per joint of the system: its Bullet joint
 };
 

@@ -95,10 +95,11 @@ core::impact::ContactBody contactBodyOf(const core::MassProperties& mass, const 
 }
 
 // The row ṡ · side of a joint (φ̇ of its stop on `side`; ṡ itself for side 1) between its bodies:
-// a hinge's sign·side·(ω_A − ω_B)·z_A; a twist's side·(ω_A − ω_B)·rate (core::joints::twistOf); a
-// swing's φ̇ = Σ_k ∂φ/∂c_k ċ_k with ċ_k = d(x_A·E_B e_k)/dt = (ω_A − ω_B)·(x_A × E_B e_k); a
-// slider's d/dt of sign·side·(p_B − p_A)·x_A, which with d = p_B − p_A, levers r and ẋ_A = ω_A ×
-// x_A is (v_B − v_A)·x + ω_B·(r_B × x) + ω_A·(x × (r_A + d)).
+// a hinge's sign·side·(ω_A − ω_B)·z_A (a 6dof's about E_A e_axis); a twist's side·(ω_A − ω_B)·rate
+// (core::joints::twistOf); a swing's φ̇ = Σ_k ∂φ/∂c_k ċ_k with ċ_k = d(x_A·E_B e_k)/dt = (ω_A −
+// ω_B)·(x_A × E_B e_k); a slider's d/dt of sign·side·(p_B − p_A)·x_A (a 6dof's along x = E_A
+// e_axis), which with d = p_B − p_A, levers r and ẋ_A = ω_A × x_A is (v_B − v_A)·x + ω_B·(r_B × x)
+// + ω_A·(x × (r_A + d)).
 core::contact::JointRow positionRowOf(const JointedSystem& system, const JointDrive& drive,
                                       double side, const std::vector<BodyState>& states) {
   const core::joints::Joint& joint = system.joints()[drive.joint];
@@ -122,12 +123,12 @@ core::contact::JointRow positionRowOf(const JointedSystem& system, const JointDr
     return row;
   }
   if (!drive.linear()) {
-    const Vec3 axis = axesOf(joint.a, states).col(2) * scale;
+    const Vec3 axis = axesOf(joint.a, states).col(drive.axis) * scale;
     row.angularA = axis;
     row.angularB = -axis;
     return row;
   }
-  const Vec3 x = axesOf(joint.a, states).col(0) * scale;
+  const Vec3 x = axesOf(joint.a, states).col(drive.axis) * scale;
   const Vec3 d = pivotOf(joint.b, states) - pivotOf(joint.a, states);
   row.linearA = -x;
   row.angularA = x.cross(leverOf(joint.a, states) + d);
@@ -207,11 +208,12 @@ void strikeStop(const JointedSystem& system, std::vector<BodyState>& states,
 }
 
 // The system with the joints of `locked` stops welded at those stops: a hinge or slider a fixed
-// joint (its rows hold the frames aligned and their origins together), a cone-twist's swing or
-// twist one more joint holding it on the cone or at the stop (its point joint stays). A hinge's B
-// frame is turned about its z axis by the stop's raw angle θ/sign, so that the weld's x_A·y_B = 0
-// holds θ at the stop (for the turned frame y_B·x_A = sin(θ/sign − raw)); a slider's A origin is
-// moved along x_A by the stop's s/sign, so that the weld's p_B = p_A holds s at the stop.
+// joint (its rows hold the frames aligned and their origins together), a 6dof's axis locked, a
+// cone-twist's swing or twist one more joint holding it on the cone or at the stop (its point
+// joint stays). A hinge's B frame is turned about its z axis (a 6dof's about its axis) by the
+// stop's raw angle θ/sign, so that the weld's x_A·y_B = 0 holds θ at the stop (for the turned frame
+// y_B·x_A = sin(θ/sign − raw)); a slider's A origin is moved along x_A (a 6dof's along its axis)
+// by the stop's s/sign, so that the weld's p_B = p_A holds s at the stop.
 JointedSystem lockedSystem(const JointedSystem& system, const std::vector<JointDrive>& drives,
                            const std::vector<Stop>& stops, const std::vector<bool>& locked) {
   std::vector<core::joints::Joint> joints = system.joints();
@@ -230,11 +232,17 @@ JointedSystem lockedSystem(const JointedSystem& system, const std::vector<JointD
       continue;
     }
     core::joints::Joint& joint = joints[drive.joint];
-    joint.type = core::joints::JointType::kFixed;
-    if (drive.linear()) {
-      joint.a.pivot += joint.a.basis.col(0) * raw;
+    if (joint.type == core::joints::JointType::kSixDof) {
+      // A rotation locked with the others locks all three (joint.h, kSixDof).
+      joint.locked[drive.linear() ? drive.axis : 3 + drive.axis] = true;
     } else {
-      joint.b.basis = joint.b.basis * Eigen::AngleAxisd(raw, Vec3::UnitZ()).toRotationMatrix();
+      joint.type = core::joints::JointType::kFixed;
+    }
+    if (drive.linear()) {
+      joint.a.pivot += joint.a.basis.col(drive.axis) * raw;
+    } else {
+      joint.b.basis =
+          joint.b.basis * Eigen::AngleAxisd(raw, Vec3::Unit(drive.axis)).toRotationMatrix();
     }
   }
   return JointedSystem(system.bodies(), std::move(joints));
@@ -259,6 +267,23 @@ JointImpulses foldedOnto(const JointedSystem& system, const std::vector<JointDri
   }
   impulses.resize(system.joints().size());
   return impulses;
+}
+
+// An axis' spring, motor and bounce as Bullet keeps them: btTranslationalLimitMotor2's arrays for
+// axes 0–2, a btRotationalLimitMotor2 for 3–5.
+struct SixDofMotor {
+  bool spring = false, enabled = false, servo = false;
+  double target = 0, maxForce = 0, bounce = 0;  // m/s or rad/s, N or N m, 1
+};
+SixDofMotor sixDofMotor(btGeneric6DofSpring2Constraint& joint, int axis) {
+  if (axis < 3) {
+    const btTranslationalLimitMotor2& m = *joint.getTranslationalLimitMotor();
+    return {m.m_enableSpring[axis],   m.m_enableMotor[axis],   m.m_servoMotor[axis],
+            m.m_targetVelocity[axis], m.m_maxMotorForce[axis], m.m_bounce[axis]};
+  }
+  const btRotationalLimitMotor2& m = *joint.getRotationalLimitMotor(axis - 3);
+  return {m.m_enableSpring,   m.m_enableMotor,   m.m_servoMotor,
+          m.m_targetVelocity, m.m_maxMotorForce, m.m_bounce};
 }
 
 }  // namespace
@@ -292,6 +317,7 @@ JointDrive hingeDriveOf(btHingeConstraint& hinge, int joint) {
   JointDrive drive;
   drive.joint = joint;
   drive.sign = hinge.getUseReferenceFrameA() ? -1.0 : 1.0;  // m_referenceSign
+  drive.axis = 2;
   if (hinge.hasLimit()) {
     // Bullet keeps the range as its centre and half-range and gives its ends brought into
     // (−π, π]: the half-range is half the turn from low to high. A whole turn comes back as 0.
@@ -407,19 +433,124 @@ std::vector<JointDrive> coneTwistDrivesOf(btConeTwistConstraint& cone, int joint
   return drives;
 }
 
+SixDofRange sixDofRange(btGeneric6DofSpring2Constraint& joint, int axis) {
+  if (axis < 3) {
+    const btTranslationalLimitMotor2& linear = *joint.getTranslationalLimitMotor();
+    return {linear.m_lowerLimit[axis], linear.m_upperLimit[axis]};
+  }
+  const btRotationalLimitMotor2& angular = *joint.getRotationalLimitMotor(axis - 3);
+  return {angular.m_loLimit, angular.m_hiLimit};
+}
+
+void requireSixDofAxes(btGeneric6DofSpring2Constraint& joint, const std::string& what) {
+  const auto refuse = [&](int axis, const std::string& why) {
+    throw Error(what + " with axis " + std::to_string(axis) + " " + why +
+                " is not supported in variational mode");
+  };
+  std::vector<int> unlocked;  // the rotations not locked, 3–5
+  for (int axis = 0; axis < 6; ++axis) {
+    const SixDofMotor motor = sixDofMotor(joint, axis);
+    if (motor.spring)
+      refuse(axis, "sprung (a spring is an explicit force of the stretch, which gains energy)");
+    if (motor.enabled) {
+      if (motor.servo) refuse(axis, "motorised as a servo (setServo)");
+      if (!std::isfinite(motor.target))
+        refuse(axis, "motorised with a target velocity that is not finite");
+      if (!(motor.maxForce >= 0 && std::isfinite(motor.maxForce)))
+        refuse(axis, "motorised with a maxMotorForce that is negative or not finite");
+    }
+    const SixDofRange range = sixDofRange(joint, axis);
+    if (range.limited()) {
+      if (!std::isfinite(range.lo) || !std::isfinite(range.hi))
+        refuse(axis, "limited at a bound that is not finite");
+      if (!(motor.bounce >= 0 && motor.bounce <= 1)) {
+        std::ostringstream why;
+        why << "limited with a bounce " << motor.bounce
+            << " outside [0, 1] (the stop's restitution)";
+        refuse(axis, why.str());
+      }
+    }
+    if (axis < 3) continue;
+    if (range.locked() && range.lo != 0) {
+      std::ostringstream why;
+      why << "locked at " << range.lo << " rad (a rotation is held locked at 0 only)";
+      refuse(axis, why.str());
+    }
+    if (!range.locked()) unlocked.push_back(axis);
+  }
+  if (unlocked.size() == 2) {
+    refuse(unlocked[1], "unlocked with axis " + std::to_string(unlocked[0]) +
+                            " (two rotations unlocked: all, all but one, or none are held)");
+  }
+  for (const int axis : unlocked) {
+    if (unlocked.size() == 3 && sixDofRange(joint, axis).limited())
+      refuse(axis,
+             "limited with all three rotations unlocked (an angular limit is held on a "
+             "6dof's one unlocked rotation only)");
+    if (unlocked.size() == 3 && sixDofMotor(joint, axis).enabled)
+      refuse(axis,
+             "motorised with all three rotations unlocked (an angular motor is held on a "
+             "6dof's one unlocked rotation only)");
+  }
+  if (unlocked.size() != 1 || !sixDofRange(joint, unlocked[0]).limited()) return;
+  // The rotate order's middle axis: Bullet reads its Euler angle by asin, within [−π/2, π/2].
+  constexpr int kMiddle[] = {1, 2, 0, 2, 0, 1};  // RO_XYZ, RO_XZY, RO_YXZ, RO_YZX, RO_ZXY, RO_ZYX
+  const SixDofRange range = sixDofRange(joint, unlocked[0]);
+  if (unlocked[0] - 3 == kMiddle[joint.getRotationOrder()] &&
+      !(range.lo >= -kPi / 2 && range.hi <= kPi / 2)) {
+    refuse(unlocked[0],
+           "limited beyond [−π/2, π/2] on the rotate order's middle axis (Bullet "
+           "reads that Euler angle by asin)");
+  }
+}
+
+std::vector<JointDrive> sixDofDrivesOf(btGeneric6DofSpring2Constraint& sixDof, int joint,
+                                       double timeStep) {
+  std::vector<JointDrive> drives;
+  for (int axis = 0; axis < 6; ++axis) {
+    const SixDofRange range = sixDofRange(sixDof, axis);
+    const SixDofMotor motor = sixDofMotor(sixDof, axis);
+    // A locked axis' motor moves nothing: the lock's rows hold the axis, as Bullet's lock row does.
+    if (!range.limited() && !(motor.enabled && !range.locked())) continue;
+    JointDrive drive;
+    drive.joint = joint;
+    drive.axis = axis % 3;
+    // Bullet's angle s turns B to A, E_A = E_B R_axis(s) (matrixToEulerXYZ reads E_Aᵀ E_B by
+    // columns: its transpose's angles), the hinge angle's sense: sign 1.
+    drive.kind = axis < 3 ? DriveKind::kSliderPosition : DriveKind::kHingeAngle;
+    if (range.limited()) {
+      drive.center = 0.5 * (range.lo + range.hi);
+      drive.halfRange = 0.5 * (range.hi - range.lo);
+      drive.bounce = motor.bounce;
+    }
+    drive.motor = motor.enabled;
+    // Bullet's motor row (get_limit_motor_info2) drives its row velocity to the target: on a
+    // rotation (ω_A − ω_B)·axis, which is ṡ; on a linear axis the pivots' (v_A − v_B)·axis, −ṡ.
+    drive.targetSpeed = axis < 3 ? -motor.target : motor.target;
+    // Its impulse bounded by maxMotorForce over the solver's rate, as a slider's.
+    drive.maxImpulse = motor.maxForce * timeStep;
+    drives.push_back(drive);
+  }
+  return drives;
+}
+
 double jointPosition(const JointedSystem& system, const JointDrive& drive,
                      const std::vector<BodyState>& states) {
   const core::joints::Joint& joint = system.joints()[drive.joint];
   const core::Mat3 a = axesOf(joint.a, states);
-  if (drive.linear())
-    return drive.sign * (pivotOf(joint.b, states) - pivotOf(joint.a, states)).dot(a.col(0));
+  if (drive.linear()) {
+    return drive.sign *
+           (pivotOf(joint.b, states) - pivotOf(joint.a, states)).dot(a.col(drive.axis));
+  }
   const core::Mat3 b = axesOf(joint.b, states);
   if (drive.kind == DriveKind::kTwist) return core::joints::twistOf(a, b).angle;
   if (drive.kind == DriveKind::kSwing) {
     const Vec3 c = swingDirection(joint, states);
     return std::atan2(std::hypot(c.y(), c.z()), c.x());
   }
-  return drive.sign * std::atan2(b.col(1).dot(a.col(0)), b.col(1).dot(a.col(1)));
+  // About e_i, (i, j, k) cyclic: a hinge's atan2(y_B·x_A, y_B·y_A) for i = z.
+  const int j = (drive.axis + 1) % 3, k = (drive.axis + 2) % 3;
+  return drive.sign * std::atan2(b.col(k).dot(a.col(j)), b.col(k).dot(a.col(k)));
 }
 
 GroupStep flowWithStops(const JointedSystem& system, const std::vector<JointDrive>& drives,

@@ -1,22 +1,24 @@
-// A btHingeConstraint's or btSliderConstraint's limit and motor, and a btConeTwistConstraint's
-// swing and twist limits, in the variational step (issue 29). Internal to the plugin.
+// A btHingeConstraint's or btSliderConstraint's limit and motor, a btConeTwistConstraint's swing
+// and twist limits, and a btGeneric6DofSpring2Constraint's axis limits, in the variational step
+// (issue 29). Internal to the plugin.
 //
 // A stop is a unilateral position constraint φ(q) ≥ 0 on the joint's position s: a hinge's angle
 // θ (Bullet's getHingeAngle), a slider's linear position (getLinearPos), a cone-twist's twist τ
-// (core::joints::twistOf); φ = s − low at the low stop, high − s at the high one. A cone-twist's
-// swing has one stop, its elliptic cone: φ = r(ψ) − θ (core::joints::swingGap). Between stops the
-// joint group flows by the constrained LGVI as without them. Where a flow would carry a position
-// past a stop, the instant is located inside the flow by root search on φ along it
-// (core::locateRoot, the impacts' search), the group is flowed to it and struck there: Newton's
-// restitution on the stop's row φ̇ = J u with the group's joint rows held (the whole group moves at
-// once), then flowed on. A rebound that would reach the stop again within the same flow (a Zeno
-// sequence: a bounce slower than the loads can turn back in the flow) ends plastically and the stop
-// is held for the rest of the flow as an equality: the joint welded at the stop (a
-// btFixedConstraint's rows there), so a joint resting on its stop under a load stays on it to the
-// joints' tolerance. The weld is let go at the start of the next flow where the free flow no longer
-// presses into the stop. The strikes are not ImpactEvents (those are contacts of two collision
-// objects, with a point and a normal); they happen inside the flow, wherever the step flows the
-// group.
+// (core::joints::twistOf), a 6dof's coordinate on a limited axis (a linear one, or the one rotation
+// its locked axes leave: the hinge angle about that axis); φ = s − low at the low stop, high − s at
+// the high one. A cone-twist's swing has one stop, its elliptic cone: φ = r(ψ) − θ
+// (core::joints::swingGap). Between stops the joint group flows by the constrained LGVI as without
+// them. Where a flow would carry a position past a stop, the instant is located inside the flow by
+// root search on φ along it (core::locateRoot, the impacts' search), the group is flowed to it and
+// struck there: Newton's restitution on the stop's row φ̇ = J u with the group's joint rows held
+// (the whole group moves at once), then flowed on. A rebound that would reach the stop again within
+// the same flow (a Zeno sequence: a bounce slower than the loads can turn back in the flow) ends
+// plastically and the stop is held for the rest of the flow as an equality: the joint welded at the
+// stop (a btFixedConstraint's rows there), so a joint resting on its stop under a load stays on it
+// to the joints' tolerance. The weld is let go at the start of the next flow where the free flow no
+// longer presses into the stop. The strikes are not ImpactEvents (those are contacts of two
+// collision objects, with a point and a normal); they happen inside the flow, wherever the step
+// flows the group.
 //
 // A motor drives ṡ toward its target: once per step, at its start, an impulse along ṡ's row with
 // the joints held, at most Bullet's largest impulse per step (a hinge's maxMotorImpulse, a
@@ -27,6 +29,7 @@
 #include "carom/bullet/precision.h"
 
 #include <BulletDynamics/ConstraintSolver/btConeTwistConstraint.h>
+#include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
 #include <BulletDynamics/ConstraintSolver/btHingeConstraint.h>
 #include <BulletDynamics/ConstraintSolver/btSliderConstraint.h>
 
@@ -43,8 +46,8 @@ namespace carom::detail {
 
 // What a drive's position s is.
 enum class DriveKind {
-  kHingeAngle,      // a hinge's angle (rad)
-  kSliderPosition,  // a slider's position (m)
+  kHingeAngle,      // a hinge's angle (rad), or a 6dof's about its one unlocked rotation axis
+  kSliderPosition,  // a slider's position (m), or a 6dof's along one of its linear axes
   kSwing,           // a cone-twist's swing θ (rad), its one stop the elliptic cone
   kTwist,           // a cone-twist's twist τ (rad)
 };
@@ -58,6 +61,10 @@ struct JointDrive {
   // (getHingeAngle), so θ̇ = sign · (ω_A − ω_B)·z_A; a slider's, s = sign · (p_B − p_A)·x_A, +1
   // with useLinearReferenceFrameA (btSliderConstraint::calculateTransforms).
   double sign = 1;
+  // The axis of the joint's frames the position is about or along: a hinge's z (2), a slider's x
+  // (0), a 6dof's axis (its Bullet coordinate s = (p_B − p_A)·E_A e_axis, or the angle of
+  // E_A = E_B R_axis(s), the hinge angle's sense: sign 1).
+  int axis = 0;
   // The stops at center ∓ halfRange (rad or m); none where halfRange < 0. A hinge's range is
   // Bullet's btAngularLimit, none in effect where halfRange ≥ π (the whole turn), as a twist's.
   // A swing's one stop is its cone, its half-angles swingSpan1 toward y_B and swingSpan2 toward
@@ -66,10 +73,12 @@ struct JointDrive {
   double swingSpan1 = 0, swingSpan2 = 0;
   // Newton's restitution at a stop, as Bullet's rows make their bounce speed (and lcp mode, reading
   // those rows, applies it): a hinge's relaxationFactor × biasFactor of setLimit, a slider's
-  // |1 − dampingLimLin| × softnessLimLin; a cone-twist's 0 whatever its factors: getInfo2's limit
-  // row is relaxationFactor² · axis with target fps · biasFactor · the error, no velocity term, so
-  // at the stop it ends the approach (plastic), and relaxationFactor only scales the row (the old
-  // solveConstraintObsolete took relaxationFactor of the approach speed away: never a rebound).
+  // |1 − dampingLimLin| × softnessLimLin, a 6dof axis's m_bounce (its limit row's target speed is
+  // −m_bounce times the approach's, get_limit_motor_info2); a cone-twist's 0 whatever its factors:
+  // getInfo2's limit row is relaxationFactor² · axis with target fps · biasFactor · the error, no
+  // velocity term, so at the stop it ends the approach (plastic), and relaxationFactor only scales
+  // the row (the old solveConstraintObsolete took relaxationFactor of the approach speed away:
+  // never a rebound).
   double bounce = 0;
   bool motor = false;
   double targetSpeed = 0;  // of s (rad/s or m/s)
@@ -92,12 +101,35 @@ void requireSliderDrive(btSliderConstraint& slider, const std::string& what);
 // motor and no CFM (setParam).
 void requireConeTwistLimits(btConeTwistConstraint& cone, const std::string& what);
 
+// A 6dof's axis (0–2 linear, 3–5 angular) as Bullet reads its range [lo, hi]: free where lo > hi,
+// locked where lo = hi, limited between.
+struct SixDofRange {
+  double lo = 0, hi = 0;
+  bool locked() const { return lo == hi; }
+  bool limited() const { return lo < hi; }
+};
+SixDofRange sixDofRange(btGeneric6DofSpring2Constraint& joint, int axis);
+
+// A btGeneric6DofSpring2Constraint as the step holds it: linear axes locked (at any value), free
+// or limited; rotations all locked, all free (no limit), or all but one locked with that one free
+// or limited (a hinge about it; on the rotate order's middle axis, whose Euler angle Bullet reads
+// by asin, a limit within [−π/2, π/2]); a rotation locked at 0 only; a limit's bounce in [0, 1];
+// a motor (not a servo: its target is a position) with a finite target velocity and a finite
+// maxMotorForce ≥ 0, on a linear axis or the one unlocked rotation; no spring (an explicit force,
+// energy-unsafe, as in lcp mode). Throws carom::Error, starting with `what` and naming the axis,
+// otherwise.
+void requireSixDofAxes(btGeneric6DofSpring2Constraint& joint, const std::string& what);
+
 // The joint's limit and motor, its joint `joint` of its group; a slider's motor impulse for steps
 // of `timeStep` (s).
 JointDrive hingeDriveOf(btHingeConstraint& hinge, int joint);
 JointDrive sliderDriveOf(btSliderConstraint& slider, int joint, double timeStep);
 // A cone-twist's swing and twist limits (each a drive where it has one) on its joint `joint`.
 std::vector<JointDrive> coneTwistDrivesOf(btConeTwistConstraint& cone, int joint);
+// A 6dof's limited or motorised axes (requireSixDofAxes) on its joint `joint`, each a drive with
+// two stops or a motor or both, a motor's impulse for steps of `timeStep` (s).
+std::vector<JointDrive> sixDofDrivesOf(btGeneric6DofSpring2Constraint& sixDof, int joint,
+                                       double timeStep);
 
 // A joint group's states after a flow, and the impulses its joints gave over it.
 struct GroupStep {

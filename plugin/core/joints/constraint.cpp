@@ -1,5 +1,6 @@
 #include "carom/core/joints/constraint.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "carom/core/joints/cone.h"
@@ -124,6 +125,26 @@ ConstraintEvaluation evaluateConstraints(const JointedSystem& system,
         rows.twist(joint.twist);
       }
       first += 1;
+      continue;
+    }
+    if (joint.type == JointType::kSixDof) {
+      for (int k = 0; k < 3; ++k) {
+        if (joint.locked[k]) rows.slide(k);
+      }
+      const int free =
+          static_cast<int>(std::count(joint.locked.begin() + 3, joint.locked.end(), false));
+      if (free == 0) {  // the fixed joint's rows
+        rows.align(kZ, kX);
+        rows.align(kZ, kY);
+        rows.align(kX, kY);
+      } else if (free == 1) {  // a hinge about e_i: e_i^A ⊥ e_j^B, e_k^B
+        const int i =
+            static_cast<int>(std::find(joint.locked.begin() + 3, joint.locked.end(), false) -
+                             joint.locked.begin() - 3);
+        rows.align(i, (i + 1) % 3);
+        rows.align(i, (i + 2) % 3);
+      }
+      first += rowCount(joint);
       continue;
     }
     if (joint.type == JointType::kSlider) {

@@ -1,5 +1,6 @@
 #include "carom/core/joints/joint.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "carom/core/lie.h"
@@ -50,6 +51,8 @@ const char* toString(JointType type) {
       return "cone swing";
     case JointType::kTwist:
       return "twist";
+    case JointType::kSixDof:
+      return "6dof";
   }
   return "unknown";
 }
@@ -66,8 +69,20 @@ int rowCount(JointType type) {
     case JointType::kConeSwing:
     case JointType::kTwist:
       return 1;
+    case JointType::kSixDof:  // per joint (rowCount(const Joint&))
+      return 0;
   }
   return 0;
+}
+
+int rowCount(const Joint& joint) {
+  if (joint.type != JointType::kSixDof) return rowCount(joint.type);
+  const auto lockedIn = [&](int first) {
+    return static_cast<int>(
+        std::count(joint.locked.begin() + first, joint.locked.begin() + first + 3, true));
+  };
+  const int angular = lockedIn(3);
+  return lockedIn(0) + (angular == 3 ? 3 : angular == 2 ? 2 : 0);
 }
 
 Joint pointJoint(int bodyA, const Vec3& pivotA, int bodyB, const Vec3& pivotB) {
@@ -103,6 +118,12 @@ Joint twistJoint(const JointFrame& a, const JointFrame& b, double twist) {
   return joint;
 }
 
+Joint sixDofJoint(const JointFrame& a, const JointFrame& b, const std::array<bool, 6>& locked) {
+  Joint joint{JointType::kSixDof, a, b};
+  joint.locked = locked;
+  return joint;
+}
+
 void validateJoint(const Joint& joint, int bodyCount, const std::string& what) {
   const std::string name = what + " (" + toString(joint.type) + ")";
   validateSide(joint.a, bodyCount, name + " side A");
@@ -115,6 +136,9 @@ void validateJoint(const Joint& joint, int bodyCount, const std::string& what) {
   }
   if (joint.type == JointType::kTwist && !std::isfinite(joint.twist))
     throw Error(name + ": twist is not finite (rad)");
+  if (joint.type == JointType::kSixDof &&
+      std::count(joint.locked.begin() + 3, joint.locked.end(), true) == 1)
+    throw Error(name + ": exactly one rotation locked (all, all but one, or none are held)");
   if (joint.a.body == joint.b.body) {
     throw Error(name + ": both sides are on " +
                 (joint.a.body == kWorld ? std::string("the world")

@@ -9,7 +9,7 @@ JointedSystem::JointedSystem(std::vector<MassProperties> bodies, std::vector<Joi
     : bodies_(std::move(bodies)), joints_(std::move(joints)) {
   for (std::size_t j = 0; j < joints_.size(); ++j) {
     validateJoint(joints_[j], bodyCount(), "joint " + std::to_string(j));
-    rowCount_ += joints::rowCount(joints_[j].type);
+    rowCount_ += joints::rowCount(joints_[j]);
   }
 }
 

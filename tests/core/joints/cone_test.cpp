@@ -9,6 +9,7 @@
 #include "carom/core/joints/constraint.h"
 #include "carom/core/joints/system.h"
 #include "carom/core/lie.h"
+#include "core/joints/scenes.h"
 #include "support/random.h"
 
 namespace carom::core::joints {
@@ -98,23 +99,7 @@ TEST(ConeTwistRows, GradientIsTheDerivativeAlongEachBodysLeftTrivialisedVariatio
     const std::vector<BodyState> states{one.state, second};
     const ConstraintEvaluation at = evaluateConstraints(system, states);
     ASSERT_EQ(at.value.size(), 4);
-    const double epsilon = 1e-6;
-    Eigen::MatrixXd difference(4, 12);
-    for (int column = 0; column < 12; ++column) {
-      const int b = column / 6, k = column % 3;
-      std::vector<BodyState> plus = states, minus = states;
-      const Vec3 e = epsilon * Vec3::Unit(k);
-      if (column % 6 < 3) {
-        plus[b].x += e;
-        minus[b].x -= e;
-      } else {
-        plus[b].R = states[b].R * expSO3(e);
-        minus[b].R = states[b].R * expSO3(-e);
-      }
-      difference.col(column) =
-          (evaluateConstraints(system, plus).value - evaluateConstraints(system, minus).value) /
-          (2.0 * epsilon);
-    }
+    const Eigen::MatrixXd difference = scenes::centralDifferences(system, states, 1e-6);
     EXPECT_LE((at.gradient - difference).cwiseAbs().maxCoeff(), 1e-7) << "trial " << trial;
     // The rows turn bodies only: no force at a pivot.
     for (const int linear : {0, 1, 2, 6, 7, 8})

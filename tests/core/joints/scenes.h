@@ -1,5 +1,5 @@
 // Jointed systems the joint tests share: rods hung from the world as pendulums, and the measures
-// the tests take of a run (energy, constraint error).
+// the tests take of a run (energy, constraint error) or of the rows (their central differences).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -9,6 +9,7 @@
 
 #include "carom/core/joints/constraint.h"
 #include "carom/core/joints/jointed_flow.h"
+#include "carom/core/lie.h"
 
 namespace carom::core::joints::scenes {
 
@@ -86,6 +87,30 @@ std::vector<BodyState> run(const JointedSystem& system, std::vector<BodyState> s
     observe(k, states);
   }
   return states;
+}
+
+// The central differences of the rows g(q) along x_i + εe and R_i exp(S(εe)) (e the unit axes),
+// error O(ε²): the columns of ∇g (ConstraintEvaluation) as finite differences.
+inline Eigen::MatrixXd centralDifferences(const JointedSystem& system,
+                                          const std::vector<BodyState>& states, double epsilon) {
+  const int columns = 6 * system.bodyCount();
+  Eigen::MatrixXd difference(system.rowCount(), columns);
+  for (int column = 0; column < columns; ++column) {
+    const int body = column / 6, k = column % 3;
+    std::vector<BodyState> plus = states, minus = states;
+    const Vec3 e = epsilon * Vec3::Unit(k);
+    if (column % 6 < 3) {
+      plus[body].x += e;
+      minus[body].x -= e;
+    } else {
+      plus[body].R = states[body].R * expSO3(e);
+      minus[body].R = states[body].R * expSO3(-e);
+    }
+    difference.col(column) =
+        (evaluateConstraints(system, plus).value - evaluateConstraints(system, minus).value) /
+        (2.0 * epsilon);
+  }
+  return difference;
 }
 
 }  // namespace carom::core::joints::scenes

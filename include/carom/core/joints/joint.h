@@ -1,9 +1,11 @@
 // Holonomic joints between rigid bodies of the core, for the constrained LGVI (jointed_flow.h): the
 // geometry of Bullet's btPoint2PointConstraint, btHingeConstraint, btFixedConstraint and
-// btSliderConstraint, each side a frame in its body's frame (frameInA, frameInB), and the one-row
-// constraints that hold a btConeTwistConstraint on its swing cone or at its twist stop.
+// btSliderConstraint, each side a frame in its body's frame (frameInA, frameInB), the one-row
+// constraints that hold a btConeTwistConstraint on its swing cone or at its twist stop, and the
+// locked axes of a btGeneric6DofSpring2Constraint.
 #pragma once
 
+#include <array>
 #include <string>
 
 #include "carom/core/types.h"
@@ -31,9 +33,16 @@ enum class JointType {
   /// with y' = S y_A, S the shortest arc turning x_A onto x_B (Bullet's swing–twist split of
   /// btConeTwistConstraint). Undefined where x_A = −x_B.
   kTwist,
+  /// btGeneric6DofSpring2Constraint's locked axes (Joint::locked), each at 0: per locked linear
+  /// axis k, (p_B − p_A)·E_A e_k = 0 (the slider's rows), Bullet's linear coordinates being p_B −
+  /// p_A in A's axes; the rotations all locked, the fixed joint's three rows; all but the one about
+  /// e_i, e_i^A·e_j^B = e_i^A·e_k^B = 0 ((i, j, k) cyclic: a hinge about e_i, where each Euler
+  /// angle but the i-th is 0 in any rotate order); none locked, no row. One rotation locked alone
+  /// is not a kind of this (validateJoint).
+  kSixDof,
 };
 const char* toString(JointType type);
-/// The number of scalar constraints g_i(q) = 0 the kind imposes.
+/// The number of scalar constraints g_i(q) = 0 the kind imposes (kSixDof: the joint's; see below).
 int rowCount(JointType type);
 
 /// One side of a joint: a frame attached to a body, or to the world.
@@ -50,7 +59,12 @@ struct Joint {
   double swingSpan1 = 0, swingSpan2 = 0;
   /// kTwist: the twist the row holds (rad).
   double twist = 0;
+  /// kSixDof: which of Bullet's six coordinates are locked (at 0), linear x, y, z then angular.
+  std::array<bool, 6> locked{};
 };
+/// The number of scalar constraints g_i(q) = 0 the joint imposes: rowCount(type), or a 6dof's
+/// count of locked linear axes plus 3, 2 or 0 angular rows.
+int rowCount(const Joint& joint);
 
 /// btPoint2PointConstraint(pivotInA, pivotInB).
 Joint pointJoint(int bodyA, const Vec3& pivotA, int bodyB, const Vec3& pivotB);
@@ -70,10 +84,14 @@ Joint coneSwingJoint(const JointFrame& a, const JointFrame& b, double swingSpan1
 /// The one-row constraint holding the twist of the frames at `twist` (rad, JointType::kTwist).
 Joint twistJoint(const JointFrame& a, const JointFrame& b, double twist);
 
+/// btGeneric6DofSpring2Constraint(frameInA, frameInB) with the axes `locked` locked at 0 and the
+/// others free (JointType::kSixDof).
+Joint sixDofJoint(const JointFrame& a, const JointFrame& b, const std::array<bool, 6>& locked);
+
 /// Throws carom::Error, naming `what`, for a side on a body outside [0, bodyCount) other than
 /// kWorld, both sides on one body or both on the world, a pivot that is not finite, or a basis
 /// that is not a rotation (‖CᵀC − I‖ > 1e-9 or det C < 0), a cone's span that is not finite and
-/// positive, or a twist that is not finite.
+/// positive, a twist that is not finite, or a 6dof with exactly one rotation locked.
 void validateJoint(const Joint& joint, int bodyCount, const std::string& what);
 
 }  // namespace carom::core::joints
