@@ -328,26 +328,44 @@ core::BodyState VariationalStep::probeBody(int index, double fraction) const {
   return states[std::find(members.begin(), members.end(), index) - members.begin()];
 }
 
-double VariationalStep::jointedTravelBound(int index, double tau) const {
+VariationalStep::JointedMotion VariationalStep::jointedMotion(int index, double tau) const {
   // The discrete flow keeps the energy to O(h²), not exactly: a quarter more, as closingBound's
   // rotation margin.
   constexpr double kEnergyMargin = 1.25;
-  double kinetic = 0, power = 0;  // J, and C of the bound (W/√J)
-  for (const int body : m_joints.groups[m_joints.groupOf[index]].bodies) {
+  const detail::JointGroup& group = m_joints.groups[m_joints.groupOf[index]];
+  const bool held = std::any_of(
+      group.system.joints().begin(), group.system.joints().end(), [](const auto& joint) {
+        return joint.a.body == core::joints::kWorld || joint.b.body == core::joints::kWorld;
+      });
+  double mass = 0, kinetic = 0;  // kg, J
+  core::Vec3 momentum = core::Vec3::Zero(), load = core::Vec3::Zero();
+  for (const int body : group.bodies) {
     const StepBody& b = m_bodies[body];
+    mass += b.mass.mass();
     kinetic += core::energy(b.mass, b.state, b.load.gravity).kinetic();
-    power += (b.mass.mass() * b.load.gravity + b.load.force).norm() / std::sqrt(b.mass.mass()) +
+    momentum += b.state.gamma;
+    load += b.mass.mass() * b.load.gravity + b.load.force;
+  }
+  JointedMotion motion;
+  if (!held) {
+    motion.velocity = momentum / mass;
+    motion.acceleration = load / mass;
+    kinetic = std::max(0.0, kinetic - 0.5 * momentum.squaredNorm() / mass);
+  }
+  double power = 0;  // C of the bound (W/√J)
+  for (const int body : group.bodies) {
+    const StepBody& b = m_bodies[body];
+    power += (b.mass.mass() * (b.load.gravity - motion.acceleration) + b.load.force).norm() /
+                 std::sqrt(b.mass.mass()) +
              b.load.torque.norm() / std::sqrt(b.mass.inertia().diagonal().minCoeff());
   }
-  const double rootEnergy = std::sqrt(kinetic) + power * tau / std::sqrt(2.0);
-  const double energy = kEnergyMargin * rootEnergy * rootEnergy;
   const StepBody& body = m_bodies[index];
-  const double speed =
-      std::sqrt(2 * energy / body.mass.mass()) +
-      (body.rotationLocked
-           ? 0.0
-           : std::sqrt(2 * energy / body.mass.inertia().diagonal().minCoeff()) * body.reach);
-  return speed * tau;
+  const double inverseMass =
+      body.mass.inverseMass() - (held ? 0.0 : 1 / mass) + body.turningInverseMass;
+  // ∫₀^τ √(2k) (√T'_0 + C t/√2) dt, the energy with its margin.
+  motion.travel = std::sqrt(2 * kEnergyMargin * inverseMass) *
+                  (std::sqrt(kinetic) * tau + power * tau * tau / (2 * std::sqrt(2.0)));
+  return motion;
 }
 
 std::vector<int> VariationalStep::refreshTrials(const Island& island, double remaining) {
@@ -638,7 +656,10 @@ double VariationalStep::closingBound(int p, double fraction) const {
       continue;  // static or sleeping: it stays where it is
     }
     if (jointed(index)) {  // the joints' forces are no load: bounded by the group's energy
-      turning += jointedTravelBound(index, tau);
+      const JointedMotion motion = jointedMotion(index, tau);
+      velocity += sign * motion.velocity;
+      acceleration += sign * motion.acceleration;
+      turning += motion.travel;
       continue;
     }
     const StepBody& body = m_bodies[index];
