@@ -77,6 +77,7 @@ StepDiagnostics VariationalStep::run() {
     }
     m_joints = detail::stepJointsOf(m_world, rigidBodies, masses, m_timeStep);
   }
+  m_groupProbes.resize(m_joints.groups.size());
   kickMotors();
   for (const StepBody& body : m_bodies) {
     m_start.push_back(body.state);
@@ -324,8 +325,27 @@ core::BodyState VariationalStep::probeBody(int index, double fraction) const {
   if (!jointed(index)) return flowBody(index, now(index), fraction);
   const int g = m_joints.groupOf[index];
   const std::vector<int>& members = m_joints.groups[g].bodies;
-  const std::vector<core::BodyState> states = flowGroup(g, fraction, now).states;
-  return states[std::find(members.begin(), members.end(), index) - members.begin()];
+  const auto at = [&](const std::vector<core::BodyState>& states) {
+    return states[std::find(members.begin(), members.end(), index) - members.begin()];
+  };
+  // A flow is a function of its start and span alone: a memo found by comparing both holds
+  // through whatever changes the states, with no invalidation to miss.
+  const auto same = [](const core::BodyState& a, const core::BodyState& b) {
+    return a.x == b.x && a.R == b.R && a.gamma == b.gamma && a.Pi == b.Pi;
+  };
+  std::vector<GroupProbe>& memo = m_groupProbes[g];
+  for (const GroupProbe& probe : memo) {
+    if (probe.fraction == fraction &&
+        std::equal(members.begin(), members.end(), probe.from.begin(),
+                   [&](int body, const core::BodyState& from) { return same(now(body), from); }))
+      return at(probe.to);
+  }
+  GroupProbe probe{fraction, {}, flowGroup(g, fraction, now).states};
+  for (const int body : members)
+    probe.from.push_back(now(body));
+  if (memo.size() == kGroupProbesKept) memo.erase(memo.begin());
+  memo.push_back(std::move(probe));
+  return at(memo.back().to);
 }
 
 VariationalStep::JointedMotion VariationalStep::jointedMotion(int index, double tau) const {

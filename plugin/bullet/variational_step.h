@@ -263,8 +263,15 @@ class VariationalStep {
                   const std::function<void(int, const core::BodyState&)>& to,
                   const GroupImpulses& impulses = nullptr);
   // Body `index` flowed by `fraction` of the step from the island's instant now, with its joint
-  // group if it has one (an impact search's probe).
+  // group if it has one (an impact search's probe). A group's last flows are kept (m_groupProbes):
+  // a pair of two of its bodies probes it twice at each instant, and pairs probe it at the same
+  // cap (earliestImpact).
   core::BodyState probeBody(int index, double fraction) const;
+  struct GroupProbe {
+    double fraction;
+    std::vector<core::BodyState> from, to;  // the group's bodies' states, in its order
+  };
+  static constexpr std::size_t kGroupProbesKept = 4;
   // Whether a joint holds the step body (kFixed: no).
   bool jointed(int index) const { return index != kFixed && m_joints.groupOf[index] >= 0; }
   // Whether two step bodies move as one in an impact: the same body, or joined by joints.
@@ -561,6 +568,8 @@ class VariationalStep {
   std::vector<StepBody> m_bodies;
   // The step bodies' joint groups (variational_joints.h), flowed together.
   detail::StepJoints m_joints;
+  // Per joint group, its last kGroupProbesKept probes' flows (probeBody), oldest first.
+  mutable std::vector<std::vector<GroupProbe>> m_groupProbes;
   // Per joint group, the impulses its joints gave (detail::JointImpulse) since the step's start
   // along the flows, strikes and kicks that led to its bodies' states: the motors' kicks (at
   // m_start), the states now (m_bodies), the trial states (m_trial). A flow taken back (a probe, a
