@@ -77,6 +77,7 @@ StepDiagnostics VariationalStep::run() {
     }
     m_joints = detail::stepJointsOf(m_world, rigidBodies, masses, m_timeStep);
   }
+  m_groupProbes.resize(m_joints.groups.size());
   kickMotors();
   for (const StepBody& body : m_bodies) {
     m_start.push_back(body.state);
@@ -324,30 +325,67 @@ core::BodyState VariationalStep::probeBody(int index, double fraction) const {
   if (!jointed(index)) return flowBody(index, now(index), fraction);
   const int g = m_joints.groupOf[index];
   const std::vector<int>& members = m_joints.groups[g].bodies;
-  const std::vector<core::BodyState> states = flowGroup(g, fraction, now).states;
-  return states[std::find(members.begin(), members.end(), index) - members.begin()];
+  const auto at = [&](const std::vector<core::BodyState>& states) {
+    return states[std::find(members.begin(), members.end(), index) - members.begin()];
+  };
+  // A flow is a function of its start and span alone: a memo found by comparing both holds
+  // through whatever changes the states, with no invalidation to miss.
+  const auto same = [](const core::BodyState& a, const core::BodyState& b) {
+    return a.x == b.x && a.R == b.R && a.gamma == b.gamma && a.Pi == b.Pi;
+  };
+  std::vector<GroupProbe>& memo = m_groupProbes[g];
+  for (const GroupProbe& probe : memo) {
+    if (probe.fraction == fraction &&
+        std::equal(members.begin(), members.end(), probe.from.begin(),
+                   [&](int body, const core::BodyState& from) { return same(now(body), from); }))
+      return at(probe.to);
+  }
+  GroupProbe probe{fraction, {}, flowGroup(g, fraction, now).states};
+  for (const int body : members)
+    probe.from.push_back(now(body));
+  if (memo.size() == kGroupProbesKept) memo.erase(memo.begin());
+  memo.push_back(std::move(probe));
+  return at(memo.back().to);
 }
 
-double VariationalStep::jointedTravelBound(int index, double tau) const {
+VariationalStep::JointedMotion VariationalStep::jointedMotion(int index, double tau) const {
   // The discrete flow keeps the energy to O(h²), not exactly: a quarter more, as closingBound's
   // rotation margin.
   constexpr double kEnergyMargin = 1.25;
-  double kinetic = 0, power = 0;  // J, and C of the bound (W/√J)
-  for (const int body : m_joints.groups[m_joints.groupOf[index]].bodies) {
+  const detail::JointGroup& group = m_joints.groups[m_joints.groupOf[index]];
+  const bool held = std::any_of(
+      group.system.joints().begin(), group.system.joints().end(), [](const auto& joint) {
+        return joint.a.body == core::joints::kWorld || joint.b.body == core::joints::kWorld;
+      });
+  double mass = 0, kinetic = 0;  // kg, J
+  core::Vec3 momentum = core::Vec3::Zero(), load = core::Vec3::Zero();
+  for (const int body : group.bodies) {
     const StepBody& b = m_bodies[body];
+    mass += b.mass.mass();
     kinetic += core::energy(b.mass, b.state, b.load.gravity).kinetic();
-    power += (b.mass.mass() * b.load.gravity + b.load.force).norm() / std::sqrt(b.mass.mass()) +
+    momentum += b.state.gamma;
+    load += b.mass.mass() * b.load.gravity + b.load.force;
+  }
+  JointedMotion motion;
+  if (!held) {
+    motion.velocity = momentum / mass;
+    motion.acceleration = load / mass;
+    kinetic = std::max(0.0, kinetic - 0.5 * momentum.squaredNorm() / mass);
+  }
+  double power = 0;  // C of the bound (W/√J)
+  for (const int body : group.bodies) {
+    const StepBody& b = m_bodies[body];
+    power += (b.mass.mass() * (b.load.gravity - motion.acceleration) + b.load.force).norm() /
+                 std::sqrt(b.mass.mass()) +
              b.load.torque.norm() / std::sqrt(b.mass.inertia().diagonal().minCoeff());
   }
-  const double rootEnergy = std::sqrt(kinetic) + power * tau / std::sqrt(2.0);
-  const double energy = kEnergyMargin * rootEnergy * rootEnergy;
   const StepBody& body = m_bodies[index];
-  const double speed =
-      std::sqrt(2 * energy / body.mass.mass()) +
-      (body.rotationLocked
-           ? 0.0
-           : std::sqrt(2 * energy / body.mass.inertia().diagonal().minCoeff()) * body.reach);
-  return speed * tau;
+  const double inverseMass =
+      body.mass.inverseMass() - (held ? 0.0 : 1 / mass) + body.turningInverseMass;
+  // ∫₀^τ √(2k) (√T'_0 + C t/√2) dt, the energy with its margin.
+  motion.travel = std::sqrt(2 * kEnergyMargin * inverseMass) *
+                  (std::sqrt(kinetic) * tau + power * tau * tau / (2 * std::sqrt(2.0)));
+  return motion;
 }
 
 std::vector<int> VariationalStep::refreshTrials(const Island& island, double remaining) {
@@ -638,7 +676,10 @@ double VariationalStep::closingBound(int p, double fraction) const {
       continue;  // static or sleeping: it stays where it is
     }
     if (jointed(index)) {  // the joints' forces are no load: bounded by the group's energy
-      turning += jointedTravelBound(index, tau);
+      const JointedMotion motion = jointedMotion(index, tau);
+      velocity += sign * motion.velocity;
+      acceleration += sign * motion.acceleration;
+      turning += motion.travel;
       continue;
     }
     const StepBody& body = m_bodies[index];

@@ -56,6 +56,9 @@ struct StepBody {
   core::ExternalLoad load;  // gravity (per body) and the user's force and torque, held constant
   double reach;             // the farthest point of its shape, margin included, from its centre (m)
   bool rotationLocked;      // its angular factor is zero (motion_factors.h): no impulse turns it
+  // The largest |ω × q|² / ωᵀJω over the points q of its shape (1/kg, 0 when its rotation is
+  // locked): a point of it turns at most at √(2 T k) with rotational energy T.
+  double turningInverseMass;
 };
 
 // Where a body was when a pair's gap was found (a fixed object does not move).
@@ -260,8 +263,15 @@ class VariationalStep {
                   const std::function<void(int, const core::BodyState&)>& to,
                   const GroupImpulses& impulses = nullptr);
   // Body `index` flowed by `fraction` of the step from the island's instant now, with its joint
-  // group if it has one (an impact search's probe).
+  // group if it has one (an impact search's probe). A group's last flows are kept (m_groupProbes):
+  // a pair of two of its bodies probes it twice at each instant, and pairs probe it at the same
+  // cap (earliestImpact).
   core::BodyState probeBody(int index, double fraction) const;
+  struct GroupProbe {
+    double fraction;
+    std::vector<core::BodyState> from, to;  // the group's bodies' states, in its order
+  };
+  static constexpr std::size_t kGroupProbesKept = 4;
   // Whether a joint holds the step body (kFixed: no).
   bool jointed(int index) const { return index != kFixed && m_joints.groupOf[index] >= 0; }
   // Whether two step bodies move as one in an impact: the same body, or joined by joints.
@@ -269,11 +279,25 @@ class VariationalStep {
     return a != kFixed && b != kFixed &&
            (a == b || (jointed(a) && m_joints.groupOf[a] == m_joints.groupOf[b]));
   }
-  // How far any point of jointed body `index` can move over τ (s) from now (m): its joint group's
-  // kinetic energy T grows no faster than the loads' power P ≤ C √(2T) (the joints do no work),
-  // C = Σ_i |m_i g + F_i|/√m_i + |τ_i|/√J_min,i, so √T ≤ √T_0 + C τ/√2; a body of mass m and
-  // smallest moment J_min with that energy moves at most at √(2T/m) + √(2T/J_min) reach.
-  double jointedTravelBound(int index, double tau) const;
+  // How jointed body `index` can move over τ (s) from now: its joint group's centre of mass at
+  // `velocity` under `acceleration` (zero where a joint holds the group to the world), and any
+  // point of the body at most `travel` (m) from where that carries it.
+  // The joints do no work, and where none holds the group to the world their forces cancel in
+  // its momentum P: its centre of mass moves at V = P/M under ā = Σ(m_i g_i + F_i)/M (exact in the
+  // discrete flow too: the joints' impulses cancel in it). The kinetic energy about it,
+  // T' = T − ½M|V|² (König), then grows no faster than the loads' power relative to it,
+  // P' ≤ C √(2T'), C = Σ_i |m_i (g_i − ā) + F_i|/√m_i + |τ_i|/√J_min,i, so √T' ≤ √T'_0 + C τ/√2
+  // (0 under gravity alone). The body's centre moves relative to the group's at u with
+  // Σ_j m_j u_j = 0: ½ m|u|² M/(M − m) ≤ the energy that motion takes; a point q turns at
+  // |ω × q| ≤ √(2 T_rot k) (StepBody::turningInverseMass). By Cauchy–Schwarz over the two shares,
+  // any point moves relative to the group's centre at most at √(2T' (1/m − 1/M + k)). Held to
+  // the world: the same with the whole energy T, 1/m and no centre-of-mass motion.
+  struct JointedMotion {
+    core::Vec3 velocity = core::Vec3::Zero();      // m/s
+    core::Vec3 acceleration = core::Vec3::Zero();  // m/s²
+    double travel = 0;                             // m
+  };
+  JointedMotion jointedMotion(int index, double tau) const;
   // A contact's two sides with their joint groups, as the core's jointed problems take them: the
   // bodies (an immovable side with its own velocity), the groups' joint rows among them, and the
   // contact's sides' places.
@@ -544,6 +568,8 @@ class VariationalStep {
   std::vector<StepBody> m_bodies;
   // The step bodies' joint groups (variational_joints.h), flowed together.
   detail::StepJoints m_joints;
+  // Per joint group, its last kGroupProbesKept probes' flows (probeBody), oldest first.
+  mutable std::vector<std::vector<GroupProbe>> m_groupProbes;
   // Per joint group, the impulses its joints gave (detail::JointImpulse) since the step's start
   // along the flows, strikes and kicks that led to its bodies' states: the motors' kicks (at
   // m_start), the states now (m_bodies), the trial states (m_trial). A flow taken back (a probe, a

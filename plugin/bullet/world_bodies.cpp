@@ -2,6 +2,8 @@
 // and back. The one place where the world converts between btRigidBody and core::BodyState.
 #include <BulletCollision/CollisionDispatch/btCollisionObject.h>
 
+#include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -29,6 +31,27 @@ core::MassProperties massOf(const btRigidBody& body) {
   }
   const core::Vec3 moments(1 / inverse.x(), 1 / inverse.y(), 1 / inverse.z());
   return core::MassProperties::create(1 / body.getInvMass(), moments.asDiagonal());
+}
+
+// The largest |ω × q|² / ωᵀJω over the points q of the shape's bounding box in the body frame
+// (1/kg): what turning adds to a point's inverse mass (VariationalStep::jointedMotion). For each ω,
+// |ω × q| is a seminorm of q; their largest over ωᵀJω ≤ 1, √λ_max(S(q) J⁻¹ S(q)ᵀ), is then convex
+// in q, and largest over the box at one of its corners.
+double turningInverseMass(const btCollisionShape& shape, const core::MassProperties& mass) {
+  btVector3 low, high;
+  shape.getAabb(btTransform::getIdentity(), low, high);
+  double largest = 0;
+  for (int corner = 0; corner < 8; ++corner) {
+    const core::Vec3 q((corner & 1 ? high : low).x(), (corner & 2 ? high : low).y(),
+                       (corner & 4 ? high : low).z());
+    core::Mat3 S;
+    S << 0, -q.z(), q.y(), q.z(), 0, -q.x(), -q.y(), q.x(), 0;
+    const core::Mat3 M = S * mass.inverseInertia() * S.transpose();
+    largest = std::max(largest, Eigen::SelfAdjointEigenSolver<core::Mat3>(M, Eigen::EigenvaluesOnly)
+                                    .eigenvalues()
+                                    .maxCoeff());
+  }
+  return largest;
 }
 
 }  // namespace
@@ -65,8 +88,9 @@ void VariationalStep::readBodies() {
     btVector3 center;
     btScalar radius;
     body->getCollisionShape()->getBoundingSphere(center, radius);
-    m_bodies.push_back(
-        {body, mass, state, load, center.length() + radius, detail::rotationLocked(*body)});
+    const bool locked = detail::rotationLocked(*body);
+    m_bodies.push_back({body, mass, state, load, center.length() + radius, locked,
+                        locked ? 0.0 : turningInverseMass(*body->getCollisionShape(), mass)});
   }
 }
 
