@@ -77,6 +77,7 @@ StepDiagnostics VariationalStep::run() {
     }
     m_joints = detail::stepJointsOf(m_world, rigidBodies, masses, m_timeStep);
   }
+  readJointedTurning();
   m_groupProbes.resize(m_joints.groups.size());
   kickMotors();
   for (const StepBody& body : m_bodies) {

@@ -56,9 +56,10 @@ struct StepBody {
   core::ExternalLoad load;  // gravity (per body) and the user's force and torque, held constant
   double reach;             // the farthest point of its shape, margin included, from its centre (m)
   bool rotationLocked;      // its angular factor is zero (motion_factors.h): no impulse turns it
-  // The largest |ω × q|² / ωᵀJω over the points q of its shape (1/kg, 0 when its rotation is
-  // locked): a point of it turns at most at √(2 T k) with rotational energy T.
-  double turningInverseMass;
+  // The largest |ω × q|² / ωᵀJω over the points q of its shape (1/kg; 0 when its rotation is
+  // locked, and left 0 for a body no joint holds, as only jointedMotion reads it): a point of it
+  // turns at most at √(2 T k) with rotational energy T.
+  double turningInverseMass = 0;
 };
 
 // Where a body was when a pair's gap was found (a fixed object does not move).
@@ -219,6 +220,8 @@ class VariationalStep {
 
   // Stage 1: the active dynamic bodies as core states.
   void readBodies();
+  // StepBody::turningInverseMass of the bodies of m_joints' groups.
+  void readJointedTurning();
   // The joint motors' kicks of the step (variational_limits.h), before the step's start is kept;
   // their impulses start m_jointsKicked and m_jointsNow.
   void kickMotors();

@@ -88,9 +88,19 @@ void VariationalStep::readBodies() {
     btVector3 center;
     btScalar radius;
     body->getCollisionShape()->getBoundingSphere(center, radius);
-    const bool locked = detail::rotationLocked(*body);
-    m_bodies.push_back({body, mass, state, load, center.length() + radius, locked,
-                        locked ? 0.0 : turningInverseMass(*body->getCollisionShape(), mass)});
+    m_bodies.push_back(
+        {body, mass, state, load, center.length() + radius, detail::rotationLocked(*body)});
+  }
+}
+
+void VariationalStep::readJointedTurning() {
+  for (const detail::JointGroup& group : m_joints.groups) {
+    for (const int index : group.bodies) {
+      StepBody& body = m_bodies[index];
+      if (!body.rotationLocked)
+        body.turningInverseMass =
+            turningInverseMass(*body.rigidBody->getCollisionShape(), body.mass);
+    }
   }
 }
 
