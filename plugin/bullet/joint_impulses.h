@@ -22,6 +22,13 @@ namespace carom::detail {
 struct JointImpulse {
   core::Vec3 linearA = core::Vec3::Zero(), angularA = core::Vec3::Zero();
   core::Vec3 linearB = core::Vec3::Zero(), angularB = core::Vec3::Zero();
+  JointImpulse& operator+=(const JointImpulse& other) {
+    linearA += other.linearA;
+    angularA += other.angularA;
+    linearB += other.linearB;
+    angularB += other.angularB;
+    return *this;
+  }
 };
 using JointImpulses = std::vector<JointImpulse>;  // per joint of a group's system
 void addImpulses(const JointImpulses& from, JointImpulses& into);

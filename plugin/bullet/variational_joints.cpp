@@ -289,12 +289,8 @@ std::vector<core::contact::JointRow> jointRowsOf(const core::joints::JointedSyst
 }
 
 void addImpulses(const JointImpulses& from, JointImpulses& into) {
-  for (std::size_t j = 0; j < into.size(); ++j) {
-    into[j].linearA += from[j].linearA;
-    into[j].angularA += from[j].angularA;
-    into[j].linearB += from[j].linearB;
-    into[j].angularB += from[j].angularB;
-  }
+  for (std::size_t j = 0; j < into.size(); ++j)
+    into[j] += from[j];
 }
 
 void addRowImpulses(const core::joints::JointedSystem& system,
@@ -335,10 +331,7 @@ void writeJointImpulses(const JointGroup& group, const std::vector<core::BodySta
     JointImpulse impulse;
     std::vector<core::contact::JointRow> own;
     for (; j < group.sources.size() && group.sources[j] == &joint; ++j) {
-      impulse.linearA += impulses[j].linearA;
-      impulse.angularA += impulses[j].angularA;
-      impulse.linearB += impulses[j].linearB;
-      impulse.angularB += impulses[j].angularB;
+      impulse += impulses[j];
       const std::size_t count = core::joints::rowCount(group.system.joints()[j]);
       own.insert(own.end(), rows.begin() + static_cast<std::ptrdiff_t>(r),
                  rows.begin() + static_cast<std::ptrdiff_t>(r + count));

@@ -258,12 +258,7 @@ JointImpulses foldedOnto(const JointedSystem& system, const std::vector<JointDri
     const JointDrive& drive = drives[stops[k].drive];
     if (!locked[k] || (drive.kind != DriveKind::kSwing && drive.kind != DriveKind::kTwist))
       continue;
-    JointImpulse& base = impulses[static_cast<std::size_t>(drive.joint)];
-    const JointImpulse& weld = impulses[appended++];
-    base.linearA += weld.linearA;
-    base.angularA += weld.angularA;
-    base.linearB += weld.linearB;
-    base.angularB += weld.angularB;
+    impulses[static_cast<std::size_t>(drive.joint)] += impulses[appended++];
   }
   impulses.resize(system.joints().size());
   return impulses;
