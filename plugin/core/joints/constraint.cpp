@@ -77,7 +77,7 @@ class RowWriter {
   // δφ = Rη, so ∂g/∂η_A = R_Aᵀ rate and ∂g/∂η_B = −R_Bᵀ rate.
   void twist(double held) {
     const Twist t = twistOf(a_.axes, b_.axes);
-    out_.value(row_) = std::remainder(t.angle - held, 2 * 3.14159265358979323846);
+    out_.value(row_) = std::remainder(t.angle - held, 2.0 * M_PI);
     addAngular(a_, t.rate);
     addAngular(b_, -t.rate);
     ++row_;
