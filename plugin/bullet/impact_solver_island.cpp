@@ -36,15 +36,19 @@ IslandBody makeBody(const btCollisionObject* object) {
 // bodies, which move together, the manifold's points are kept: carom's list both faces' corners and
 // their crossings, redundant for the few sweeps of Bullet's iterations. A sphere or an ellipsoid
 // touches at one point either way.
-bool heldAtPatchCorners(const btCollisionObject& a, const btCollisionObject& b) {
+bool singleShapes(const btCollisionObject& a, const btCollisionObject& b) {
   const auto single = [](const btCollisionShape& shape) {
     return shape.isConvex() || shape.getShapeType() == STATIC_PLANE_PROXYTYPE;
   };
+  return single(*a.getCollisionShape()) && single(*b.getCollisionShape());
+}
+
+bool heldAtPatchCorners(const btCollisionObject& a, const btCollisionObject& b) {
   const btCollisionShape& shapeA = *a.getCollisionShape();
   const btCollisionShape& shapeB = *b.getCollisionShape();
   const bool polyhedronOnFixed = (shapeA.isPolyhedral() || shapeB.isPolyhedral()) &&
                                  (a.isStaticOrKinematicObject() || b.isStaticOrKinematicObject());
-  return single(shapeA) && single(shapeB) &&
+  return singleShapes(a, b) &&
          (hasFlatFeatures(shapeA) || hasFlatFeatures(shapeB) || polyhedronOnFixed);
 }
 
@@ -99,9 +103,22 @@ Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManif
     btPersistentManifold* manifold = manifolds[m];
     const btCollisionObject* a = manifold->getBody0();
     const btCollisionObject* b = manifold->getBody1();
-    if (manifold->getNumContacts() == 0 || !dispatcher->needsResponse(a, b)) continue;
+    if (!dispatcher->needsResponse(a, b)) continue;
     // Static and kinematic objects are listed as immovable bodies (not core::contact::kWorld):
     // a kinematic body's velocity matters at its contacts.
+    if (manifold->getNumContacts() == 0) {
+      // Bullet's box–box test reports no point for faces that touch to round-off with a gap of
+      // +1e-17 m (the second row of a wall of bricks, which then falls a step and is struck):
+      // carom's own gap decides, with the pair's breaking threshold as its reach.
+      if (singleShapes(*a, *b)) {
+        btManifoldPoint combined;  // Bullet's combined values, as a point of the pair would have
+        combined.m_combinedRestitution = gCalculateCombinedRestitutionCallback(a, b);
+        combined.m_combinedFriction = gCalculateCombinedFrictionCallback(a, b);
+        addPatchCorners(island, indexOf(a), indexOf(b), *manifold, materialOf(a, b, combined),
+                        patchImpulses);
+      }
+      continue;
+    }
     if (heldAtPatchCorners(*a, *b)) {
       addPatchCorners(island, indexOf(a), indexOf(b), *manifold,
                       materialOf(a, b, manifold->getContactPoint(0)), patchImpulses);
@@ -180,34 +197,31 @@ void applyForces(Island& island, double fraction) {
   }
 }
 
-std::vector<core::contact::PersistentContact> closingContacts(Island& island,
-                                                              std::vector<IslandContact*>& owners) {
-  std::vector<core::contact::PersistentContact> closing;
+std::vector<core::contact::PersistentContact> solverContacts(Island& island,
+                                                             std::vector<IslandContact*>& owners) {
+  std::vector<core::contact::PersistentContact> held;
   for (IslandContact& contact : island.contacts) {
-    if (contact.distance + std::min(normalVelocity(island, contact), 0.0) * island.timeStep > 0) {
-      contact.impulse.setZero();
-      continue;
-    }
-    closing.push_back({contact.bodyA, contact.bodyB, contact.point, contact.normal,
-                       contact.material.friction, 0.0, contact.impulse});
+    const double approach = std::max(contact.distance, 0.0) / island.timeStep;
+    held.push_back({contact.bodyA, contact.bodyB, contact.point, contact.normal,
+                    contact.material.friction, approach, contact.impulse});
     owners.push_back(&contact);
   }
-  return closing;
+  return held;
 }
 
 core::contact::PersistentContactReport solveContacts(Island& island, int sweeps) {
   std::vector<core::impact::ContactBody> states = statesOf(island);
   std::vector<IslandContact*> owners;
-  std::vector<core::contact::PersistentContact> closing = closingContacts(island, owners);
+  std::vector<core::contact::PersistentContact> held = solverContacts(island, owners);
   core::contact::PersistentContactReport report;
-  if (closing.empty()) return report;
+  if (held.empty()) return report;
   core::contact::PersistentContactSettings settings;
   settings.maxIterations = sweeps;
-  report = core::contact::solvePersistentContacts(states, closing, settings);
+  report = core::contact::solvePersistentContacts(states, held, settings);
   for (std::size_t i = 0; i < island.bodies.size(); ++i)
     island.bodies[i].state = states[i];
-  for (std::size_t i = 0; i < closing.size(); ++i)
-    owners[i]->impulse = closing[i].impulse;
+  for (std::size_t i = 0; i < held.size(); ++i)
+    owners[i]->impulse = held[i].impulse;
   return report;
 }
 

@@ -140,11 +140,13 @@ core::contact::JointSolveReport solveJoints(Island& island, const btContactSolve
 inline constexpr double kPositionTolerance = 1e-10;
 inline constexpr int kMaxPositionCorrections = 20;
 
-// The contacts that close within the step (a speculative point further away than the step's
-// approach must not stop a body that would not reach it), for the contact solvers; the others'
-// impulses are zeroed. `owners` receives each returned contact's IslandContact.
-std::vector<core::contact::PersistentContact> closingContacts(Island& island,
-                                                              std::vector<IslandContact*>& owners);
+// The island's contacts for the contact solvers, each allowed to close by its gap within the step
+// (approach = max(gap, 0)/h): a speculative point further away than the bodies come must not stop
+// them, and whether they come is known only after the solve (two bricks stacked fall together
+// before the solve, and the one below is stopped by it). `owners` receives each contact's
+// IslandContact.
+std::vector<core::contact::PersistentContact> solverContacts(Island& island,
+                                                             std::vector<IslandContact*>& owners);
 
 // Stage 5: moves penetrating bodies apart and jointed bodies back onto their joints, and takes the
 // potential energy a lift gives from the island's kinetic energy.

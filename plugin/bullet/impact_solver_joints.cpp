@@ -369,7 +369,7 @@ Eigen::VectorXd holdOnPositions(Island& island, std::vector<core::impact::Contac
 
 core::contact::JointSolveReport solveJoints(Island& island, const btContactSolverInfo& info) {
   std::vector<IslandContact*> owners;
-  const std::vector<core::contact::PersistentContact> closing = closingContacts(island, owners);
+  const std::vector<core::contact::PersistentContact> closing = solverContacts(island, owners);
   core::contact::JointSolveSettings settings;
   settings.maxRounds = info.m_numIterations;
   settings.contacts.maxIterations = info.m_numIterations;
