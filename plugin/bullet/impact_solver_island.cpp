@@ -36,20 +36,24 @@ IslandBody makeBody(const btCollisionObject* object) {
 // bodies, which move together, the manifold's points are kept: carom's list both faces' corners and
 // their crossings, redundant for the few sweeps of Bullet's iterations. A sphere or an ellipsoid
 // touches at one point either way.
-bool singleShapes(const btCollisionObject& a, const btCollisionObject& b) {
+bool heldAtPatchCorners(const btCollisionObject& a, const btCollisionObject& b) {
   const auto single = [](const btCollisionShape& shape) {
     return shape.isConvex() || shape.getShapeType() == STATIC_PLANE_PROXYTYPE;
   };
-  return single(*a.getCollisionShape()) && single(*b.getCollisionShape());
-}
-
-bool heldAtPatchCorners(const btCollisionObject& a, const btCollisionObject& b) {
   const btCollisionShape& shapeA = *a.getCollisionShape();
   const btCollisionShape& shapeB = *b.getCollisionShape();
   const bool polyhedronOnFixed = (shapeA.isPolyhedral() || shapeB.isPolyhedral()) &&
                                  (a.isStaticOrKinematicObject() || b.isStaticOrKinematicObject());
-  return singleShapes(a, b) &&
+  return single(shapeA) && single(shapeB) &&
          (hasFlatFeatures(shapeA) || hasFlatFeatures(shapeB) || polyhedronOnFixed);
+}
+
+// Whether Bullet's test of the pair is its box–box one (btBoxBoxCollisionAlgorithm), which reports
+// a point only where the boxes overlap: faces that touch to round-off with a gap of +1e-17 m get
+// none (Bullet's other convex tests report points within the breaking threshold).
+bool boxes(const btCollisionObject& a, const btCollisionObject& b) {
+  return a.getCollisionShape()->getShapeType() == BOX_SHAPE_PROXYTYPE &&
+         b.getCollisionShape()->getShapeType() == BOX_SHAPE_PROXYTYPE;
 }
 
 // The pair's contact points where its shapes are now (heldAtPatchCorners) within the manifold's
@@ -107,10 +111,9 @@ Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManif
     // Static and kinematic objects are listed as immovable bodies (not core::contact::kWorld):
     // a kinematic body's velocity matters at its contacts.
     if (manifold->getNumContacts() == 0) {
-      // Bullet's box–box test reports no point for faces that touch to round-off with a gap of
-      // +1e-17 m (the second row of a wall of bricks, which then falls a step and is struck):
-      // carom's own gap decides, with the pair's breaking threshold as its reach.
-      if (singleShapes(*a, *b)) {
+      // The second row of a wall of bricks built touching would fall a step and be struck: carom's
+      // own gap decides, with the pair's breaking threshold as its reach.
+      if (boxes(*a, *b)) {
         btManifoldPoint combined;  // Bullet's combined values, as a point of the pair would have
         combined.m_combinedRestitution = gCalculateCombinedRestitutionCallback(a, b);
         combined.m_combinedFriction = gCalculateCombinedFrictionCallback(a, b);
