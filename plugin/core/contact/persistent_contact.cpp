@@ -133,10 +133,11 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // The contact-frame impulse λ on B and −λ on A: Δv = P/m, Δω = J⁻¹ (r × P). Returns the bound
   // |Δv| + |Δω| reach summed over its bodies, each body's part added to its `moved`.
   const auto applyImpulse = [&](const SweepContact& c, const Vec3& lambda) {
+    const double size = lambda.norm();
     const auto kick = [&](int index, double inverseMass, const Vec3& dv, const Vec3& dw) {
       v[index] += dv;
       w[index] += dw;
-      const double bound = inverseMass * lambda.norm() + dw.norm() * reach[index];
+      const double bound = inverseMass * size + dw.norm() * reach[index];
       moved[index] += bound;
       return bound;
     };
