@@ -78,17 +78,16 @@ class Tableau {
     const double p = column(row);
     inverse_.row(row) /= p;
     values_(row) /= p;
-    Eigen::VectorXd factors = column;
-    factors(row) = 0.0;
-    const Eigen::RowVectorXd pivotRow = inverse_.row(row);
-    const std::vector<Eigen::Index> nonzero = sparseEntries(pivotRow);
-    if (nonzero.empty()) {
-      inverse_.noalias() -= factors * pivotRow;
+    factors_ = column;
+    factors_(row) = 0.0;
+    pivotRow_ = inverse_.row(row);
+    if (!sparseEntries(pivotRow_)) {
+      inverse_.noalias() -= factors_ * pivotRow_;
     } else {
-      for (const Eigen::Index c : nonzero)
-        inverse_.col(c) -= factors * pivotRow(c);
+      for (const Eigen::Index c : nonzero_)
+        inverse_.col(c) -= factors_ * pivotRow_(c);
     }
-    values_ -= factors * values_(row);
+    values_ -= factors_ * values_(row);
     const Eigen::Index leaving = basis_[row];
     basis_[row] = entering;
     return leaving;
@@ -97,7 +96,8 @@ class Tableau {
   // Lexicographic minimum over `rows` of [values_i, B⁻¹_i·] / divisor_i: the primary key is the
   // ratio test, B⁻¹'s columns break its ties in order. A row whose basic variable is z0 wins any
   // tie of the primary key: z0 leaving means a solution, so ending there is always right.
-  Eigen::Index lexicographicMinimum(std::vector<Eigen::Index> rows,
+  // `rows` is narrowed in place to the ties left.
+  Eigen::Index lexicographicMinimum(std::vector<Eigen::Index>& rows,
                                     const Eigen::VectorXd& divisor) const {
     for (Eigen::Index key = -1; key < size() && rows.size() > 1; ++key) {
       const auto ratio = [&](Eigen::Index i) {
@@ -107,11 +107,11 @@ class Tableau {
       for (Eigen::Index i : rows)
         least = std::min(least, ratio(i));
       const double slack = kTieTolerance * std::max(1.0, std::abs(least));
-      std::vector<Eigen::Index> tied;
-      for (Eigen::Index i : rows) {
-        if (ratio(i) <= least + slack) tied.push_back(i);
+      std::size_t tied = 0;
+      for (const Eigen::Index i : rows) {
+        if (ratio(i) <= least + slack) rows[tied++] = i;
       }
-      rows.swap(tied);
+      rows.resize(tied);
       if (key < 0) {
         for (Eigen::Index i : rows) {
           if (basis_[i] == vars_.artificial()) return i;
@@ -141,27 +141,26 @@ class Tableau {
   }
 
  private:
-  // The indices of x's nonzero entries where they are at most half of them, else none (x is dense
-  // enough for the dense product's speed to win). None below kSparseFrom entries, where finding
-  // them costs more than the dense product (the paper's examples' steps took 18 % longer).
+  // Whether x is sparse: its nonzero entries, listed in nonzero_, are at most half of them (else x
+  // is dense enough for the dense product's speed to win). Not below kSparseFrom entries, where
+  // finding them costs more than the dense product (the paper's examples' steps took 18 % longer).
   template <typename Vector>
-  static std::vector<Eigen::Index> sparseEntries(const Eigen::MatrixBase<Vector>& x) {
-    if (x.size() < kSparseFrom) return {};
-    std::vector<Eigen::Index> nonzero;
+  bool sparseEntries(const Eigen::MatrixBase<Vector>& x) const {
+    nonzero_.clear();
+    if (x.size() < kSparseFrom) return false;
     for (Eigen::Index i = 0; i < x.size(); ++i) {
-      if (x(i) != 0.0) nonzero.push_back(i);
-      if (2 * static_cast<Eigen::Index>(nonzero.size()) > x.size()) return {};
+      if (x(i) != 0.0) nonzero_.push_back(i);
+      if (2 * static_cast<Eigen::Index>(nonzero_.size()) > x.size()) return false;
     }
-    return nonzero;
+    return !nonzero_.empty();
   }
 
   // −B⁻¹ x, over x's nonzero entries where it is sparse.
   template <typename Vector>
   Eigen::VectorXd negatedInverseTimes(const Eigen::MatrixBase<Vector>& x) const {
-    const std::vector<Eigen::Index> nonzero = sparseEntries(x);
-    if (nonzero.empty()) return -inverse_ * x;
+    if (!sparseEntries(x)) return -inverse_ * x;
     Eigen::VectorXd product = Eigen::VectorXd::Zero(size());
-    for (const Eigen::Index i : nonzero)
+    for (const Eigen::Index i : nonzero_)
       product -= inverse_.col(i) * x(i);
     return product;
   }
@@ -173,6 +172,10 @@ class Tableau {
   std::vector<Eigen::Index> basis_;
   Eigen::MatrixXd inverse_;  // B⁻¹
   Eigen::VectorXd values_;   // B⁻¹ q: the basic variables' values
+  // Scratch of pivot and sparseEntries, kept so that a pivot allocates nothing.
+  Eigen::VectorXd factors_;
+  Eigen::RowVectorXd pivotRow_;
+  mutable std::vector<Eigen::Index> nonzero_;
 };
 
 Eigen::VectorXd coveringVectorFor(const LemkeOptions& options, Eigen::Index n) {
@@ -222,6 +225,8 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
   Eigen::Index entering = vars.artificial();
   Eigen::VectorXd column = tableau.column(entering);
   Eigen::Index row = tableau.lexicographicMinimum(allRows, -column);
+  std::vector<Eigen::Index> candidates;  // the rows the entering variable can block, per pivot
+  candidates.reserve(static_cast<std::size_t>(n));
   for (int pivots = 1;; ++pivots) {
     const Eigen::Index leaving = tableau.pivot(row, entering, column);
     if (leaving == vars.artificial()) return evaluate(tableau.solutionZ(), pivots);
@@ -232,7 +237,7 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
     entering = vars.complement(leaving);
     column = tableau.column(entering);
     const double floor = options.pivotTolerance * column.lpNorm<Eigen::Infinity>();
-    std::vector<Eigen::Index> candidates;
+    candidates.clear();
     for (Eigen::Index i = 0; i < n; ++i) {
       if (column(i) > floor && column(i) > 0.0) candidates.push_back(i);
     }
@@ -243,7 +248,7 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                           " can increase without bound): no solution found; the LCP is "
                           "infeasible if M is copositive-plus");
     }
-    row = tableau.lexicographicMinimum(std::move(candidates), column);
+    row = tableau.lexicographicMinimum(candidates, column);
   }
 }
 
