@@ -155,10 +155,37 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
     rows.push_back({slotOf(contact->bodyA), slotOf(contact->bodyB), contact->point, contact->normal,
                     contact->material});
   }
+  // The bodies jointed to the struck ones, and the joints' equality rows between them: an impact
+  // on one link moves the whole chain.
+  std::vector<core::contact::JointRow> joints;
+  if (island.held) {
+    std::vector<bool> taken(island.heldRows.size(), false);
+    for (bool added = true; added;) {
+      added = false;
+      for (std::size_t r = 0; r < island.heldRows.size(); ++r) {
+        const core::contact::JointRow& row = island.jointRows[island.heldRows[r]].row;
+        const auto reached = [&](int body) {
+          return body != core::contact::kWorld && slot[body] != kImmovable;
+        };
+        if (taken[r] || !(reached(row.bodyA) || reached(row.bodyB))) continue;
+        taken[r] = added = true;
+        core::contact::JointRow joint = row;
+        for (int* side : {&joint.bodyA, &joint.bodyB})
+          *side = *side == core::contact::kWorld ? kImmovable : slotOf(*side);
+        joints.push_back(joint);
+      }
+    }
+    const bool toTheWorld = std::any_of(joints.begin(), joints.end(), [](const auto& joint) {
+      return joint.bodyA == kImmovable || joint.bodyB == kImmovable;
+    });
+    if (toTheWorld && !frame->isZero(0)) return resolveInTurn(island, group);
+  }
   const SimultaneousOutcome outcome = resolveSimultaneously(
-      bodies, rows, *frame, [&](const Eigen::VectorXd& approach, const Eigen::VectorXd& mass) {
+      bodies, rows, *frame,
+      [&](const Eigen::VectorXd& approach, const Eigen::VectorXd& mass) {
         return policyFor(config, approach, mass);
-      });
+      },
+      joints);
   for (std::size_t s = 0; s < involved.size(); ++s)
     island.bodies[involved[s]].state = bodies[s];
   std::vector<ImpactEvent> events;
@@ -217,14 +244,9 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
         continue;
       }
       if (group.empty()) continue;
-      // Several contacts of jointed bodies: in turn, each on the jointed system (Halm–Posa's
-      // model takes free bodies).
-      const bool held = std::any_of(group.begin(), group.end(), [&](const IslandContact* c) {
-        return jointed(island, c->bodyA) || jointed(island, c->bodyB);
-      });
-      std::vector<ImpactEvent> resolved = group.size() == 1 ? resolveSingle(island, *group[0])
-                                          : held            ? resolveInTurn(island, group)
-                                                 : resolveSimultaneous(island, group, config);
+      std::vector<ImpactEvent> resolved = group.size() == 1
+                                              ? resolveSingle(island, *group[0])
+                                              : resolveSimultaneous(island, group, config);
       events.insert(events.end(), resolved.begin(), resolved.end());
     }
   }

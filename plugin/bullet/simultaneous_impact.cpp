@@ -1,7 +1,9 @@
 #include "simultaneous_impact.h"
 
 #include <Eigen/LU>
+#include <Eigen/QR>
 #include <cmath>
+#include <tuple>
 
 #include "carom/core/routh/restitution.h"
 #include "carom/error.h"
@@ -26,6 +28,49 @@ bool rotationLocked(const core::impact::ContactBody& body) {
   return body.inverseInertiaWorld.isZero(0);
 }
 
+// The velocities equality joint rows allow (simultaneous_impact.h): `basis` N, orthonormal
+// columns spanning the rows' null space (empty without rows), and the factorization of Gᵀ that
+// gives it, which also solves Gᵀ λ = f for the rows' impulses in least squares.
+struct HeldVelocities {
+  Eigen::MatrixXd basis;
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> rows;
+  // q of the M-orthogonal projection N q of v onto the allowed velocities: NᵀM N q = NᵀM v.
+  Eigen::VectorXd coordinates(const Eigen::MatrixXd& M, const Eigen::VectorXd& v) const {
+    const Eigen::MatrixXd MN = M * basis;
+    return (basis.transpose() * MN).ldlt().solve(MN.transpose() * v);
+  }
+};
+
+HeldVelocities heldVelocities(const std::vector<core::impact::ContactBody>& bodies,
+                              const std::vector<core::contact::JointRow>& joints,
+                              const core::Vec3& frame, const Eigen::MatrixXd& M) {
+  HeldVelocities held;
+  if (joints.empty()) return held;
+  const Eigen::Index n = M.rows();
+  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(joints.size()), n);
+  for (Eigen::Index i = 0; i < G.rows(); ++i) {
+    const core::contact::JointRow& row = joints[static_cast<std::size_t>(i)];
+    if (!row.isEquality()) throw Error("a simultaneous impact holds equality joint rows only");
+    for (const auto& [index, linear, angular] : {std::tuple{row.bodyA, row.linearA, row.angularA},
+                                                 {row.bodyB, row.linearB, row.angularB}}) {
+      if (index == kImmovable) {
+        if (!frame.isZero(0))
+          throw Error("a joint to the world needs the impact solved in the world's frame");
+        continue;
+      }
+      G.block<1, 3>(i, 6 * index) = linear.transpose();
+      // A body whose rotation is locked keeps its spin (resolveSimultaneously).
+      if (!rotationLocked(bodies[static_cast<std::size_t>(index)]))
+        G.block<1, 3>(i, 6 * index + 3) = angular.transpose();
+    }
+  }
+  held.rows.setThreshold(core::contact::JointSystem::kRedundantPivot);
+  held.rows.compute(G.transpose());
+  const Eigen::MatrixXd Q = held.rows.householderQ();
+  held.basis = Q.rightCols(n - held.rows.rank());
+  return held;
+}
+
 }  // namespace
 
 std::string inTurnLaw(const std::string& law, std::size_t contacts) {
@@ -36,7 +81,8 @@ std::string inTurnLaw(const std::string& law, std::size_t contacts) {
 SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>& bodies,
                                           const std::vector<SimultaneousContact>& contacts,
                                           const core::Vec3& frame,
-                                          const ImpactPolicyChooser& choosePolicy) {
+                                          const ImpactPolicyChooser& choosePolicy,
+                                          const std::vector<core::contact::JointRow>& joints) {
   // Generalized velocities v = [v_0 − frame; ω_0; v_1 − frame; ω_1; …], M = blockdiag(m I,
   // J_world), and per contact the rows u = d·(v_B + ω_B × r_B − v_A − ω_A × r_A) for d = n, t1,
   // t2 (Halm & Posa digest §1, rigid bodies in 3D). Relative velocities are the same in the frame.
@@ -90,15 +136,25 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
   }
   SimultaneousOutcome outcome;
   const Eigen::VectorXd before = Jn * vMinus;
-  const core::routh::ImpactProblem problem = core::routh::ImpactProblem::spatial(M, Jn, Jt, mu);
+  const HeldVelocities held = heldVelocities(bodies, joints, frame, M);
+  // Without joints the problem is the bodies'; with them, on the coordinates q of v = N q.
+  const core::routh::ImpactProblem problem =
+      held.basis.size() == 0
+          ? core::routh::ImpactProblem::spatial(M, Jn, Jt, mu)
+          : core::routh::ImpactProblem::spatial(held.basis.transpose() * M * held.basis,
+                                                Jn * held.basis, Jt * held.basis, mu);
+  const Eigen::VectorXd start = held.basis.size() == 0 ? vMinus : held.coordinates(M, vMinus);
+  const Eigen::VectorXd approach =
+      held.basis.size() == 0 ? before : Eigen::VectorXd(Jn * held.basis * start);
   const core::routh::RestitutionResult result = core::routh::resolveImpactWithRestitution(
-      problem, vMinus, choosePolicy(-before, effectiveMass), restitution);
+      problem, start, choosePolicy(-approach, effectiveMass), restitution);
+  const Eigen::VectorXd vPlus = held.basis.size() == 0 ? result.v : held.basis * result.v;
   for (std::size_t s = 0; s < bodies.size(); ++s) {
     const Eigen::Index at = 6 * static_cast<Eigen::Index>(s);
-    bodies[s].linearVelocity = result.v.segment<3>(at) + frame;
-    bodies[s].angularVelocity = result.v.segment<3>(at + 3);
+    bodies[s].linearVelocity = vPlus.segment<3>(at) + frame;
+    bodies[s].angularVelocity = vPlus.segment<3>(at + 3);
   }
-  const Eigen::VectorXd after = Jn * result.v;
+  const Eigen::VectorXd after = Jn * vPlus;
   const core::routh::ImpactOutcome& compression = result.compression.outcome;
   const Eigen::Index k = problem.directions();
   for (Eigen::Index i = 0; i < m; ++i) {
@@ -113,8 +169,23 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
     outcome.normalVelocityBefore.push_back(before(i));
     outcome.normalVelocityAfter.push_back(after(i));
   }
-  outcome.energyChange =
-      problem.kineticEnergy(result.v + toWorld) - problem.kineticEnergy(vMinus + toWorld);
+  if (held.basis.size() == 0) {
+    outcome.energyChange =
+        problem.kineticEnergy(result.v + toWorld) - problem.kineticEnergy(vMinus + toWorld);
+  } else {
+    const auto energy = [&](const Eigen::VectorXd& v) { return 0.5 * v.dot(M * v); };
+    outcome.energyChange = energy(vPlus + toWorld) - energy(vMinus + toWorld);
+    // The rows' impulses: what M Δv holds beyond the contacts' impulses, Gᵀ λ = M Δv − Σ Jᵀ P.
+    Eigen::VectorXd contactImpulse = Eigen::VectorXd::Zero(n);
+    for (Eigen::Index i = 0; i < m; ++i) {
+      const core::Vec3& p = outcome.impulse[static_cast<std::size_t>(i)];
+      const auto& [t1, t2] = tangents[static_cast<std::size_t>(i)];
+      contactImpulse +=
+          Jn.row(i).transpose() * p.dot(contacts[static_cast<std::size_t>(i)].normal) +
+          Jt.row(2 * i).transpose() * p.dot(t1) + Jt.row(2 * i + 1).transpose() * p.dot(t2);
+    }
+    outcome.jointImpulses = held.rows.solve(Eigen::VectorXd(M * (vPlus - vMinus) - contactImpulse));
+  }
   outcome.message = result.compression.message;
   return outcome;
 }

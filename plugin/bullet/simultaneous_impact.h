@@ -11,6 +11,7 @@
 
 #include <Eigen/Dense>
 
+#include "carom/core/contact/joint_rows.h"
 #include "carom/core/impact/contact.h"
 #include "carom/core/impact/material.h"
 #include "carom/core/routh/policy.h"
@@ -45,8 +46,9 @@ struct SimultaneousOutcome {
   // before and after (m/s).
   std::vector<core::Vec3> impulse;
   std::vector<double> normalVelocityBefore, normalVelocityAfter;
-  double energyChange = 0.0;  // kinetic energy after minus before, of the whole impact (J)
-  std::string message;        // why the compression phase did not terminate; empty when it did
+  double energyChange = 0.0;      // kinetic energy after minus before, of the whole impact (J)
+  std::string message;            // why the compression phase did not terminate; empty when it did
+  Eigen::VectorXd jointImpulses;  // per joint row: the impulse that held it (N s or N m s)
 };
 
 // The policy for an impact whose contacts approach at `approach` (m/s, > 0 approaching) with
@@ -60,9 +62,19 @@ using ImpactPolicyChooser = std::function<core::routh::ImpactPolicy(
 // contact rows see the dynamic bodies only. A body with a zero inverse inertia keeps its spin (its
 // rotation is locked, motion_factors.h). Throws carom::Error for a body whose inverse inertia is
 // neither zero nor invertible.
+//
+// `joints`: equality rows (JointRow::isEquality) between the impact's bodies (kImmovable: the
+// world), held through the impact as the bilateral, plastic constraints they are: the velocities
+// are first brought onto the rows (their M-orthogonal projection, which takes what a half kick or
+// drift left on them), then Halm–Posa's model runs on the velocities the rows allow, v = N q with
+// N an orthonormal basis of the rows' null space, its mass matrix NᵀMN and contact rows J N: one
+// link struck moves the chain, several contacts on jointed bodies are one impact. Rows with an
+// immovable side need `frame` zero (the world is their partner). The joint impulses go to
+// jointImpulses.
 SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>& bodies,
                                           const std::vector<SimultaneousContact>& contacts,
                                           const core::Vec3& frame,
-                                          const ImpactPolicyChooser& choosePolicy);
+                                          const ImpactPolicyChooser& choosePolicy,
+                                          const std::vector<core::contact::JointRow>& joints = {});
 
 }  // namespace carom::detail

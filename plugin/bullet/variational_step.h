@@ -316,6 +316,9 @@ class VariationalStep {
   void addJointImpulses(const JointedProblem& problem, const Eigen::VectorXd& lambda);
   JointedProblem jointedProblemOf(const CandidatePair& pair, const core::impact::ContactBody& sideA,
                                   const core::impact::ContactBody& sideB) const;
+  // Adds step body `index` (kFixed: the immovable `side`, a body of its own each time) to
+  // `problem`, with its joint group's bodies and rows where it is jointed; returns its place.
+  int addToProblem(JointedProblem& problem, int index, const core::impact::ContactBody& side) const;
   // Calls visit(group, slots, states) once for each joint group with a body in the island: its
   // bodies' places (m_slot) and states now, in the group's order.
   using JointGroupVisit = std::function<void(const detail::JointGroup&, const std::vector<int>&,

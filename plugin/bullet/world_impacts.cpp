@@ -123,15 +123,8 @@ VariationalStep::Outcome VariationalStep::resolveImpact(const Island& island, do
           m_tracks[p].quiet = false;
       }
     }
-    const bool anyJointed = std::any_of(members.begin(), members.end(), [&](const auto& member) {
-      return jointed(member.pair.bodyA) || jointed(member.pair.bodyB);
-    });
     if (members.size() == 1) {
       resolveOne(members[0], memberGeometry[0], event);
-    } else if (anyJointed) {
-      // Halm–Posa's model is not yet built with the joints' rows: struck in turn, each contact by
-      // its law on the jointed system, as lcp mode does.
-      resolveOneByOne(members, event);
     } else {
       resolveSimultaneous(members, memberGeometry, event);
     }
@@ -171,36 +164,37 @@ void VariationalStep::resolveOne(const PairContact& contact, const core::impact:
   m_events.emplace_back(m_running, event);
 }
 
+int VariationalStep::addToProblem(JointedProblem& problem, int index,
+                                  const core::impact::ContactBody& side) const {
+  std::vector<int>& involved = problem.involved;
+  const auto found = std::find(involved.begin(), involved.end(), index);
+  if (index != kFixed && found != involved.end()) return static_cast<int>(found - involved.begin());
+  if (!jointed(index)) {
+    involved.push_back(index);
+    problem.bodies.push_back(side);
+    return static_cast<int>(problem.bodies.size()) - 1;
+  }
+  const detail::JointGroup& group = m_joints.groups[m_joints.groupOf[index]];
+  std::vector<int> slots;
+  std::vector<core::BodyState> states;
+  for (const int member : group.bodies) {
+    slots.push_back(static_cast<int>(problem.bodies.size()));
+    involved.push_back(member);
+    problem.bodies.push_back(contactBodyOf(member, m_bodies[member].rigidBody));
+    states.push_back(m_bodies[member].state);
+  }
+  const std::vector<core::contact::JointRow> rows = detail::jointRowsOf(group, states, slots);
+  problem.groups.emplace_back(m_joints.groupOf[index], problem.rows.size());
+  problem.rows.insert(problem.rows.end(), rows.begin(), rows.end());
+  return static_cast<int>(std::find(involved.begin(), involved.end(), index) - involved.begin());
+}
+
 VariationalStep::JointedProblem VariationalStep::jointedProblemOf(
     const CandidatePair& pair, const core::impact::ContactBody& sideA,
     const core::impact::ContactBody& sideB) const {
   JointedProblem problem;
-  const auto add = [&](int index, const core::impact::ContactBody& side) {
-    std::vector<int>& involved = problem.involved;
-    const auto found = std::find(involved.begin(), involved.end(), index);
-    if (index != kFixed && found != involved.end())
-      return static_cast<int>(found - involved.begin());
-    if (!jointed(index)) {
-      involved.push_back(index);
-      problem.bodies.push_back(side);
-      return static_cast<int>(problem.bodies.size()) - 1;
-    }
-    const detail::JointGroup& group = m_joints.groups[m_joints.groupOf[index]];
-    std::vector<int> slots;
-    std::vector<core::BodyState> states;
-    for (const int member : group.bodies) {
-      slots.push_back(static_cast<int>(problem.bodies.size()));
-      involved.push_back(member);
-      problem.bodies.push_back(contactBodyOf(member, m_bodies[member].rigidBody));
-      states.push_back(m_bodies[member].state);
-    }
-    const std::vector<core::contact::JointRow> rows = detail::jointRowsOf(group, states, slots);
-    problem.groups.emplace_back(m_joints.groupOf[index], problem.rows.size());
-    problem.rows.insert(problem.rows.end(), rows.begin(), rows.end());
-    return static_cast<int>(std::find(involved.begin(), involved.end(), index) - involved.begin());
-  };
-  problem.a = add(pair.bodyA, sideA);
-  problem.b = add(pair.bodyB, sideB);
+  problem.a = addToProblem(problem, pair.bodyA, sideA);
+  problem.b = addToProblem(problem, pair.bodyB, sideB);
   return problem;
 }
 
@@ -258,28 +252,37 @@ void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contac
     resolveOneByOne(contacts, event);
     return;
   }
-  std::vector<int> involved;  // the step bodies the contacts touch, in the impact's order
-  std::vector<core::impact::ContactBody> bodies;
+  // The step bodies the contacts touch, in the impact's order, with every body jointed to them
+  // and their joint groups' rows: an impact on one link moves the whole chain.
+  JointedProblem problem;
   const auto slotOf = [&](int index) {
     if (index == kFixed) return detail::kImmovable;
-    const auto found = std::find(involved.begin(), involved.end(), index);
-    if (found != involved.end()) return static_cast<int>(found - involved.begin());
-    involved.push_back(index);
-    bodies.push_back(contactBodyOf(index, m_bodies[index].rigidBody));
-    return static_cast<int>(involved.size()) - 1;
+    return addToProblem(problem, index, contactBodyOf(index, m_bodies[index].rigidBody));
   };
   std::vector<detail::SimultaneousContact> rows;
   for (const PairContact& contact : contacts) {
     rows.push_back({slotOf(contact.pair.bodyA), slotOf(contact.pair.bodyB), contact.point,
                     contact.normal, materialOf(contact.pair.a, contact.pair.b)});
   }
+  const bool toTheWorld = std::any_of(problem.rows.begin(), problem.rows.end(), [](const auto& r) {
+    return r.bodyA == detail::kImmovable || r.bodyB == detail::kImmovable;
+  });
+  if (toTheWorld && !frame->isZero(0)) {  // the world moves in the partners' frame
+    resolveOneByOne(contacts, event);
+    return;
+  }
   const SolverSettings& settings = m_world.getConfig().solver;
   const detail::SimultaneousOutcome outcome = detail::resolveSimultaneously(
-      bodies, rows, *frame, [&](const Eigen::VectorXd& approach, const Eigen::VectorXd& mass) {
+      problem.bodies, rows, *frame,
+      [&](const Eigen::VectorXd& approach, const Eigen::VectorXd& mass) {
         return policyOf(settings, approach, mass);
-      });
-  for (std::size_t s = 0; s < involved.size(); ++s)
-    applyVelocities(involved[s], bodies[s].linearVelocity, bodies[s].angularVelocity);
+      },
+      problem.rows);
+  for (std::size_t s = 0; s < problem.involved.size(); ++s) {
+    applyVelocities(problem.involved[s], problem.bodies[s].linearVelocity,
+                    problem.bodies[s].angularVelocity);
+  }
+  if (!problem.rows.empty()) addJointImpulses(problem, outcome.jointImpulses);
   event.law = toString(settings.simultaneous);
   if (!outcome.message.empty()) event.law += " (" + outcome.message + ")";
   event.energyChange = outcome.energyChange;

@@ -1,9 +1,12 @@
 // The jointed Bullet scenes the joint tests of every mode share (joints_test.cpp for lcp mode,
 // variational_joints_test.cpp): a pendulum with its exact (elliptic-integral) period, a double
-// pendulum, a box on a slider down a slope, a chain of hinged capsules, Newton's cradle on strings.
+// pendulum, a box on a slider down a slope, a chain of hinged capsules, Newton's cradle on strings,
+// a welded rod landing flat.
 #pragma once
 
 #include <gtest/gtest.h>
+
+#include <BulletDynamics/ConstraintSolver/btFixedConstraint.h>
 
 #include <algorithm>
 #include <cmath>
@@ -220,5 +223,48 @@ struct CradleOnStrings {
   static double drop() { return releaseHeight() - (1.0 - kLength); }
   std::vector<btRigidBody*> balls;
 };
+
+// A rod 0.8 m × 0.2 m × 0.2 m landing flat at 1 m/s on the ground (Newton's e = 0.5, μ = 0.3, no
+// gravity) in `kind`: two boxes of 1 kg welded side by side (btFixedConstraint), or one box of
+// 2 kg. After the step of the strike: its parts' mean velocity (m/s), and the largest of a part's
+// spin plus its velocity's difference from the mean (m/s and rad/s; 0 for a rod moving level).
+struct Landing {
+  btVector3 velocity;
+  double unlevel;
+};
+inline Landing flatLanding(SolverKind kind, bool welded) {
+  Scene<DynamicsWorld> scene(configWithMaterial(kind, ImpactLawKind::kNewton, 0.5, 0.3));
+  scene.useMultipointManifolds();
+  std::vector<btRigidBody*> parts;
+  if (welded) {
+    for (const double x : {-0.2, 0.2}) {
+      parts.push_back(scene.add(new btBoxShape(btVector3(0.2, 0.1, 0.1)), 1.0,
+                                btVector3(x, 0.15, 0), btVector3(0, -1, 0)));
+    }
+    scene.addJoint(
+        new btFixedConstraint(*parts[0], *parts[1],
+                              btTransform(btQuaternion::getIdentity(), btVector3(0.2, 0, 0)),
+                              btTransform(btQuaternion::getIdentity(), btVector3(-0.2, 0, 0))),
+        true);
+  } else {
+    parts.push_back(scene.add(new btBoxShape(btVector3(0.4, 0.1, 0.1)), 2.0, btVector3(0, 0.15, 0),
+                              btVector3(0, -1, 0)));
+  }
+  for (btRigidBody* part : parts)
+    scene.world().setMaterial(part, "test");
+  scene.world().setMaterial(scene.addGround(), "test");
+  scene.world().setGravity(btVector3(0, 0, 0));
+  for (int i = 0; i < 100 && scene.world().getImpactEvents().empty(); ++i)
+    scene.world().stepSimulation(1.0 / 240, 1, 1.0 / 240);  // 0.05 m at 1 m/s: the 13th step
+  Landing landing{btVector3(0, 0, 0), 0.0};
+  for (btRigidBody* part : parts)
+    landing.velocity += part->getLinearVelocity() / parts.size();
+  for (btRigidBody* part : parts) {
+    landing.unlevel =
+        std::max(landing.unlevel, (part->getLinearVelocity() - landing.velocity).length() +
+                                      part->getAngularVelocity().length());
+  }
+  return landing;
+}
 
 }  // namespace carom::test

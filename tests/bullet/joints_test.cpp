@@ -123,6 +123,19 @@ struct Rod {
   std::unique_ptr<btHingeConstraint> hinge;
 };
 
+// A welded rod landing flat is struck as the one box of its shape (variational_joints_test.cpp's
+// twin): one simultaneous impact with the weld's rows held, not its corners in turn.
+TEST(JointsLcp, AWeldedRodLandingFlatIsStruckAsTheOneBoxOfItsShape) {
+  const test::Landing box = test::flatLanding(SolverKind::lcp, false);
+  const test::Landing rod = test::flatLanding(SolverKind::lcp, true);
+  RecordProperty("rodUnlevel", test::scientific(rod.unlevel));
+  EXPECT_NEAR(box.velocity.y(), 0.5, 1e-9);  // Newton's e = 0.5 at 1 m/s
+  EXPECT_LT(box.unlevel, 1e-9);
+  EXPECT_NEAR(rod.velocity.y(), box.velocity.y(), 1e-9);
+  EXPECT_LT(std::hypot(rod.velocity.x(), rod.velocity.z()), 1e-9);
+  EXPECT_LT(rod.unlevel, 1e-9);
+}
+
 // The rod falls 45° onto its stop. Its speed there is the closed form of energy conservation,
 // ω² = 2 m g a sin 45° / I_p; an elastic stop (Bullet's relaxation factor 1 with bias factor 1)
 // sends it back at that speed, an inelastic one (relaxation 0) holds it there.

@@ -45,8 +45,8 @@
 //   - stage 3: an impact on a jointed body is resolved on the jointed system: the law is applied
 //     to the contact's inverse mass matrix with the joints' equality rows held
 //     (core::contact::heldInverseMassMatrix, core::impact::contactWithResponse) and its impulse
-//     moves every body the joints join. Exact for one contact by its law; several contacts of
-//     jointed bodies struck in one step are resolved in turn, not by Halm–Posa's model;
+//     moves every body the joints join. Several contacts of jointed bodies struck in one step
+//     are one Halm–Posa impact on the velocities the equality rows allow (simultaneous_impact.h);
 //   - stage 4: the equality rows are solved exactly (a factorization of J M⁻¹ Jᵀ), limit and motor
 //     rows and the contacts by sweeps, in turn with them (core::contact::solveJointsAndContacts;
 //     at most m_numIterations rounds, reported in lastStepWarnings() when it is reached); the
