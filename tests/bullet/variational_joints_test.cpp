@@ -208,6 +208,36 @@ TEST(JointsVariational, WeldedBoxesMoveAsOneRigidBody) {
   scene.world().removeConstraint(&weld);
 }
 
+// A door on two hinges along one axis (ten rows for five freedoms: the second hinge repeats the
+// first) swings about it as on one: its spin about the axis and its energy stay as thrown, and
+// both hinges hold.
+TEST(JointsVariational, ADoorOnTwoCoaxialHingesSwingsAsOnOne) {
+  Scene<DynamicsWorld> scene(variational());  // gravity along the axis: no torque about it
+  btRigidBody* door =
+      scene.add(new btBoxShape(btVector3(0.5, 1.0, 0.05)), 10.0, btVector3(0.5, 1.5, 0));
+  const btVector3 spin(0, 1, 0);  // rad/s about the hinge line x = z = 0
+  door->setAngularVelocity(spin);
+  door->setLinearVelocity(spin.cross(btVector3(0.5, 0, 0)));
+  std::vector<btHingeConstraint*> hinges;
+  for (const double y : {-0.8, 0.8}) {
+    hinges.push_back(static_cast<btHingeConstraint*>(scene.addJoint(
+        new btHingeConstraint(*door, btVector3(-0.5, y, 0), btVector3(0, 1, 0)), true)));
+  }
+  const double energy0 = test::totalEnergy(scene.world());
+  double pivotError = 0;
+  for (int i = 0; i < 960; ++i) {  // 4 s at 240 Hz
+    scene.world().stepSimulation(1.0 / 240, 1, 1.0 / 240);
+    for (const double y : {-0.8, 0.8}) {
+      const btVector3 pivot = door->getCenterOfMassTransform() * btVector3(-0.5, y, 0);
+      pivotError = std::max(pivotError, std::hypot(pivot.x(), pivot.z()));
+    }
+  }
+  RecordProperty("pivotError", test::scientific(pivotError));
+  EXPECT_NEAR(door->getAngularVelocity().y(), 1.0, 1e-9);
+  EXPECT_NEAR(test::totalEnergy(scene.world()), energy0, 1e-9 * energy0);
+  EXPECT_LT(pivotError, 1e-12);
+}
+
 // Two boxes welded side by side into a rod land flat: their eight corners strike at once. One
 // simultaneous impact with the weld's rows held (Halm–Posa's model on the velocities the weld
 // allows) strikes the rod as the one box of its shape and mass is struck: it rebounds level at

@@ -1,6 +1,7 @@
 #include "carom/core/joints/jointed_flow.h"
 
 #include <Eigen/LU>
+#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -15,6 +16,22 @@ namespace {
 // the whole matrix took half of a ragdoll pile's step); one whose reciprocal condition estimate is
 // below this is singular (redundant rows, as a closed loop has). Dimensionless: 1e3 round-offs.
 constexpr double kSingularRcond = 1e-13;
+// A singular one's singular values below this fraction of its largest are its redundant rows'
+// (a door on two coaxial hinges, whose ten rows hold five freedoms). Dimensionless.
+constexpr double kRedundantRank = 1e-12;
+
+// x with A x = b, A square: by partial pivoting, or where A is singular from redundant rows, the
+// least-squares solution of least norm (a complete orthogonal decomposition): the rows that repeat
+// others share their impulse, and the freedoms they hold are held as the others hold them. Not
+// finite where A has a non-finite entry.
+Eigen::VectorXd solveRedundant(const Eigen::MatrixXd& A, const Eigen::VectorXd& b) {
+  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(A);
+  if (lu.rcond() > kSingularRcond) return lu.solve(b);
+  Eigen::CompleteOrthogonalDecomposition<Eigen::MatrixXd> redundant;
+  redundant.setThreshold(kRedundantRank);
+  redundant.compute(A);
+  return redundant.solve(b);
+}
 
 // One body's block of a block-diagonal 6N × 6N matrix: diag(linear I, angular).
 struct BodyBlock {
@@ -84,15 +101,18 @@ std::vector<BodyBlock> stepSensitivity(const JointedSystem& system, const std::v
   return blocks;
 }
 
-// (4)–(5): N solves G M⁻¹Gᵀ N = −G M⁻¹p̂, and p = p̂ + GᵀN. False for a singular G M⁻¹Gᵀ.
+// (4)–(5): N solves G M⁻¹Gᵀ N = −G M⁻¹p̂, and p = p̂ + GᵀN (solveRedundant). False where that
+// is not finite.
 bool project(const JointedSystem& system, const Eigen::MatrixXd& G, std::vector<BodyState>& states,
              Eigen::VectorXd& impulse) {
   if (G.rows() == 0) return true;
   Eigen::MatrixXd mobility = G.transpose();  // M⁻¹Gᵀ
   applyBlocks(inverseMass(system), mobility);
-  const Eigen::PartialPivLU<Eigen::MatrixXd> lu(G * mobility);
-  if (!(lu.rcond() > kSingularRcond)) return false;
-  impulse = lu.solve(-(mobility.transpose() * momenta(states)));  // (M⁻¹Gᵀ)ᵀp = G M⁻¹p
+  // (M⁻¹Gᵀ)ᵀp = G M⁻¹p
+  const Eigen::VectorXd solved =
+      solveRedundant(G * mobility, -(mobility.transpose() * momenta(states)));
+  if (!solved.allFinite()) return false;
+  impulse = solved;
   addMomenta(states, G.transpose() * impulse);
   return true;
 }
@@ -136,9 +156,8 @@ StartSolve solveStartImpulse(const JointedSystem& system, const std::vector<Body
     // ∂g(q_{k+1})/∂Λ = G(q_{k+1}) h diag(I/m_i, W_i) G(q_k)ᵀ (stepSensitivity).
     Eigen::MatrixXd sensitivity = startGradient.transpose();
     applyBlocks(stepSensitivity(system, solve.steps.F, h), sensitivity);
-    const Eigen::PartialPivLU<Eigen::MatrixXd> lu(end.gradient * sensitivity);
-    const Eigen::VectorXd step = lu.solve(end.value);
-    if (!(lu.rcond() > kSingularRcond) || !step.allFinite()) {
+    const Eigen::VectorXd step = solveRedundant(end.gradient * sensitivity, end.value);
+    if (!step.allFinite()) {
       solve.status = SolveStatus::kSingular;
       return solve;
     }
