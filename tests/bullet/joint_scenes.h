@@ -267,4 +267,17 @@ inline Landing flatLanding(SolverKind kind, bool welded) {
   return landing;
 }
 
+// The welded rod landing flat is struck as the one box of its shape: both rebound level at e = 0.5
+// times the landing speed, to 1e-9.
+inline void expectWeldedRodStruckAsItsBox(SolverKind kind) {
+  const Landing box = flatLanding(kind, false);
+  const Landing rod = flatLanding(kind, true);
+  ::testing::Test::RecordProperty("rodUnlevel", scientific(rod.unlevel));
+  EXPECT_NEAR(box.velocity.y(), 0.5, 1e-9);  // Newton's e = 0.5 at 1 m/s
+  EXPECT_LT(box.unlevel, 1e-9);
+  EXPECT_NEAR(rod.velocity.y(), box.velocity.y(), 1e-9);
+  EXPECT_LT(std::hypot(rod.velocity.x(), rod.velocity.z()), 1e-9);
+  EXPECT_LT(rod.unlevel, 1e-9);
+}
+
 }  // namespace carom::test

@@ -244,14 +244,7 @@ TEST(JointsVariational, ADoorOnTwoCoaxialHingesSwingsAsOnOne) {
 // e times its landing speed. Struck in turn, contact by contact, the first corners tip it (1.7
 // rad/s, 0.1 m/s sideways).
 TEST(JointsVariational, AWeldedRodLandingFlatIsStruckAsTheOneBoxOfItsShape) {
-  const test::Landing box = test::flatLanding(SolverKind::variational, false);
-  const test::Landing rod = test::flatLanding(SolverKind::variational, true);
-  RecordProperty("rodUnlevel", test::scientific(rod.unlevel));
-  EXPECT_NEAR(box.velocity.y(), 0.5, 1e-9);  // Newton's e = 0.5 at 1 m/s
-  EXPECT_LT(box.unlevel, 1e-9);
-  EXPECT_NEAR(rod.velocity.y(), box.velocity.y(), 1e-9);
-  EXPECT_LT(std::hypot(rod.velocity.x(), rod.velocity.z()), 1e-9);
-  EXPECT_LT(rod.unlevel, 1e-9);
+  test::expectWeldedRodStruckAsItsBox(SolverKind::variational);
 }
 
 // A box on a slider along a 30° incline (to the world) slides down it at g sin 30° exactly (the
