@@ -176,6 +176,8 @@ void VariationalStep::runIsland(Island& island, int id) {
                                 next.bodyB == kFixed ? 0 : m_eventsOf[next.bodyB]);
     advanceIsland(island, alpha);
     elapsed += alpha;
+    // The event's contacts are contacts again, held or struck as such (world_pinned_contacts.cpp).
+    dropIslandPins(island);
     if (events >= m_world.getConfig().solver.maxEventsPerStep) {
       // The pair is held at its instant, whatever its speed (the plastic stop dissipates), instead
       // of an endless series of impacts, and goes quiet; the rest of the island's events go on.
