@@ -309,6 +309,40 @@ TEST(CompassGait, StrikesTakeWhatTheStepReleases) {
   EXPECT_LT(std::abs(imbalances[1]), std::abs(imbalances[0]) / 8);
 }
 
+// The pin holds only what sticks: the stance needs about 0.28 of its normal impulse along the
+// slope. With μ = 0.1 the stance foot is not pinned but held at the velocity level every step, and
+// slides down the slope (0.27 m in the first 0.2 s at 240 Hz), friction taking energy in every
+// step (at least 1.2e-3 J); with μ = 0.3 it is pinned (no persistent contact in any step) and only
+// rolls, 3.2e-4 m: its 2 mm radius times its leg's turn.
+TEST(CompassGait, AStanceFootTheConeCannotHoldSlides) {
+  for (const double friction : {0.1, 0.3}) {
+    CompassGait walker(
+        test::configWithMaterial(SolverKind::variational, ImpactLawKind::kStronge, 0.0, friction),
+        kStartAngle, kStartStanceRate, kStartSwingRate);
+    DynamicsWorld& world = walker.scene.world();
+    const btVector3 start = walker.footCentre(0);
+    double energy = test::totalEnergy(world), largestChange = -1;  // J
+    int held = 0, heldSteps = 0;
+    for (int i = 0; i < 48; ++i) {
+      walker.step(1.0 / 240);
+      const double now = test::totalEnergy(world);
+      largestChange = std::max(largestChange, now - energy);
+      energy = now;
+      held += world.getLastStepDiagnostics().persistentContacts;
+      heldSteps += world.getLastStepDiagnostics().persistentContacts > 0 ? 1 : 0;
+    }
+    const double slid = CompassGait::along(walker.footCentre(0) - start);  // m
+    if (friction < 0.2) {
+      EXPECT_GT(slid, 0.1);
+      EXPECT_EQ(heldSteps, 48);
+      EXPECT_LT(largestChange, -1e-4);
+    } else {
+      EXPECT_LT(std::abs(slid), 1e-3);
+      EXPECT_EQ(held, 0);
+    }
+  }
+}
+
 // Stock Bullet's walker (and lcp mode's), stepped the same way at 240 Hz, for the README: both walk
 // the 30 strikes; the gait's numbers are recorded, not asserted.
 TEST(CompassGait, BulletAndLcpModesWalkToo) {
