@@ -7,7 +7,11 @@
 //                              join the bodies into islands (findIslands), each run on its own:
 //   5 holdRestingContacts      resting/sliding contacts: velocity-level LCP, half its impulse
 //                              before the flow and a plastic stop at the end (kick–flow–kick keeps
-//                              a resting body still); at the start of the step, after a landing
+//                              a resting body still); at the start of the step, after a landing.
+//                              A joint group's one sticking contact with a static object, a sphere
+//                              on its side, is pinned instead: held at the position level in the
+//                              group's constrained flow until the step's next event
+//                              (world_pinned_contacts.cpp)
 //   4 impact loop              earliest impact on the signed gaps of pairs and of touching
 //                              polyhedra's vertices (core::locateRoot, each probe an LGVI sub-step
 //                              plus a gap query), the island advanced to it, the contacts resolved,
@@ -176,6 +180,8 @@ void VariationalStep::runIsland(Island& island, int id) {
                                 next.bodyB == kFixed ? 0 : m_eventsOf[next.bodyB]);
     advanceIsland(island, alpha);
     elapsed += alpha;
+    // The event's contacts are contacts again, held or struck as such (world_pinned_contacts.cpp).
+    dropIslandPins(island);
     if (events >= m_world.getConfig().solver.maxEventsPerStep) {
       // The pair is held at its instant, whatever its speed (the plastic stop dissipates), instead
       // of an endless series of impacts, and goes quiet; the rest of the island's events go on.

@@ -521,6 +521,17 @@ class VariationalStep {
   // them at the end of the step.
   enum class Hold { kStartOfStep, kLanding, kGuard, kResting };
   void holdRestingContacts(const Island& island, int id, double remaining, Hold mode);
+  // A sticking contact held at the position level (world_pinned_contacts.cpp): at a hold other than
+  // the Zeno guard's, the one resting contact of a joint group with a static object, where its
+  // body's side is a sphere, is held over the rest of the step (`remaining`) as two temporary
+  // joints of the group (a pin) in its constrained LGVI flow instead of the velocity-level hold,
+  // if the pinned flow's impulse there pushes (its normal part > 0) strictly within the friction
+  // cone. Whether it pinned it.
+  bool pinStickingContact(int p, const PairContact& contact, double remaining);
+  // Takes joint group g's pins out of its system (their rows no longer flow with it) and marks its
+  // bodies stale; nothing where it has none. dropIslandPins: of every group of the island.
+  void dropPins(int g);
+  void dropIslandPins(const Island& island);
   // The normal speed up to which a contact of a pair of `material` is resting (m/s): kRestingSpeed
   // plus what the loads add in one step where the material loses energy; kRestingSpeed for an
   // elastic pair, whose slow bounces must stay bounces (there is no Zeno sequence to cut short).

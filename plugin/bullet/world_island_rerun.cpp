@@ -52,6 +52,7 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
   std::vector<bool> member(m_bodies.size(), false);
   for (const int body : start.bodies)
     member[body] = true;
+  dropIslandPins(islands[id]);  // the run is taken back with its pins
   for (const int body : islands[id].bodies) {
     // Its own bodies start the step again; a free flier it took in flies free again.
     m_bodies[body].state = member[body] ? m_start[body] : m_startOfStep.trial[body];

@@ -140,6 +140,31 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     }
     if (!found.contacts.empty()) resting.push_back(std::move(found));
   }
+  // A joint group's one sticking contact with a static object is held at the position level
+  // instead, in the group's flow (world_pinned_contacts.cpp); not by the Zeno guard, which holds
+  // whatever the speed.
+  if (mode != Hold::kGuard) {
+    std::vector<int> contactsOf(m_joints.groups.size(), 0);  // per joint group, in `resting`
+    for (const Resting& r : resting) {
+      const CandidatePair& pair = m_pairs[r.p];
+      const int count = static_cast<int>(r.contacts.size());
+      if (jointed(pair.bodyA)) contactsOf[m_joints.groupOf[pair.bodyA]] += count;
+      if (jointed(pair.bodyB) && !linked(pair.bodyA, pair.bodyB))
+        contactsOf[m_joints.groupOf[pair.bodyB]] += count;
+    }
+    resting.erase(std::remove_if(resting.begin(), resting.end(),
+                                 [&](const Resting& r) {
+                                   const CandidatePair& pair = m_pairs[r.p];
+                                   const int body = pair.bodyA == kFixed ? pair.bodyB : pair.bodyA;
+                                   if (r.contacts.size() != 1 || r.distance > kContactTolerance ||
+                                       !jointed(body) || contactsOf[m_joints.groupOf[body]] != 1 ||
+                                       !pinStickingContact(r.p, r.contacts.front(), remaining))
+                                     return false;
+                                   markTouching(r.p, r.distance, r.touching);
+                                   return true;
+                                 }),
+                  resting.end());
+  }
   settleEarlierHolds(id, remaining);
   std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island);
   std::vector<core::contact::PersistentContact> contacts;

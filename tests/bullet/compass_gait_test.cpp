@@ -260,13 +260,13 @@ TEST(CompassGait, WalksDownTheSlope) {
   EXPECT_LT(rebound, 1e-12);
 }
 
-// The state at successive strikes settles: the step changes by 3.8 cm from the first strike to the
-// second and by at most 2.0 cm over the last 15 of 30 (1.0 cm with the holds' direct subspace
-// steps: the band's width moves with round-off), around a mean 0.6–1 % short of the point-foot
-// gait's (the 2 mm feet roll, and the stance loses energy, below). It settles into a band rather
-// than onto a point: the stance foot's contact is held at the velocity level (kick–flow–kick), so
-// the turning leg's pivot drifts into the slope by O(h²) a step and is pushed out each time it is
-// 10 µm deep (about 50 times a stride at 240 Hz), each push a small kick to the gait.
+// The state at successive strikes settles: the step changes by 3.4 cm from the first strike to the
+// second and by at most 5.8e-6 m over the last 15 of 30, around a mean 0.17 % longer than the
+// point-foot gait's (the 2 mm feet roll). It settles onto its fixed point: the stance foot's
+// sticking contact is held at the position level, in the legs' constrained flow
+// (world_pinned_contacts.cpp), and the pivot stays on the slope to round-off. Held at the velocity
+// level (kick–flow–kick) it drifted into the slope by O(h²) a step and was pushed out each time it
+// was 10 µm deep, each push a kick to the gait, which then wandered in a band 1–2 cm wide.
 TEST(CompassGait, SettlesIntoItsGait) {
   const std::vector<Strike> strikes = walk(SolverKind::variational, 1.0 / 240, 30);
   ASSERT_EQ(strikes.size(), 30u);
@@ -278,18 +278,25 @@ TEST(CompassGait, SettlesIntoItsGait) {
   record("meanStep", gait.step);
   EXPECT_GT(firstChange, 3e-2);
   EXPECT_LT(gait.stepChange, 0.6 * firstChange);
+  EXPECT_LT(gait.stepChange, 1e-4);  // m: the band of the velocity-level hold was 1–2 cm
   EXPECT_NEAR(gait.step, kGaitStep, 1e-2 * kGaitStep);
 }
 
-// Energy at the strikes. Each strike's events take less than the potential energy its step
-// released: 2.1e-2 less at 240 Hz, 6.6e-3 at 960 Hz (means over the last 15 of 30 strikes; 2.4e-2
-// and 6.1e-3 with the holds' direct subspace steps), not the 1e-6 the issue asked for. The strikes
-// are plastic (WalksDownTheSlope) and located at their instant; the shortfall is the stance's: its
-// held contact (SettlesIntoItsGait) loses that much between strikes, so the foot arrives slower,
-// and it shrinks about as h (to 0.32 of it at a quarter of the step). The strikes' whole steps
-// (from the last step their foot began 2 cm above the slope to rest) lose 1.9e-2 less than released
-// at 240 Hz, 5.5e-3 at 960 Hz; stock Bullet's 4.3e-2, lcp mode's 4.5e-2 (BulletAndLcpModesWalkToo).
-TEST(CompassGait, StrikesTakeWhatTheStepReleasesLessTheStanceDrift) {
+// Energy at the strikes: once periodic, each strike's events take the potential energy its step
+// released, to 3.1e-5 of it at 240 Hz and 1.2e-6 at 960 Hz (means over the last 15 of 30 strikes),
+// and the strikes' whole steps (from the last step their foot began 2 cm above the slope to rest)
+// lose it to 2.1e-5 and 6.4e-7. Between strikes the walker's energy is its constrained LGVI's: the
+// hinge and the stance foot's sticking contact are holonomic constraints of one RATTLE flow
+// (world_pinned_contacts.cpp), which does no work. What is left falls as h² (a stride's budget,
+// measured): the flow's energy error, the stance ending 1.2e-4 J higher than it began at 240 Hz
+// (7.3e-6 J at 960 Hz), and the strike's step, whose impact is found 1 µm inside the slope (the
+// contact tolerance) and whose pin then lifts the new stance foot back to touching: 5.6e-5 J
+// besides the event's at 240 Hz (2.8e-6 J at 960 Hz). Not the issue's 1e-6 at 240 Hz; 960 Hz is
+// near it. The stance foot's contact held at the velocity level instead (kick–flow–kick, before
+// issue 29) lost 2.1e-2 of the released energy at 240 Hz and 6.6e-3 at 960 Hz, O(h): its plastic
+// stops and drift pushes took the stance's energy. Stock Bullet's steps lose 4.3e-2 less than
+// released, lcp mode's 4.5e-2 (BulletAndLcpModesWalkToo).
+TEST(CompassGait, StrikesTakeWhatTheStepReleases) {
   std::vector<double> imbalances;
   for (const double h : {1.0 / 240, 1.0 / 960}) {
     const std::vector<Strike> strikes = walk(SolverKind::variational, h, 30);
@@ -298,11 +305,46 @@ TEST(CompassGait, StrikesTakeWhatTheStepReleasesLessTheStanceDrift) {
     imbalances.push_back(gait.eventImbalance);
     record(h > 1.0 / 480 ? "imbalance240" : "imbalance960", gait.eventImbalance);
     record(h > 1.0 / 480 ? "stepImbalance240" : "stepImbalance960", gait.stepImbalance);
-    EXPECT_LT(gait.eventImbalance, 0);
+    const double bound = h > 1.0 / 480 ? 5e-5 : 2e-6;  // the measured values with a margin
+    EXPECT_LT(std::abs(gait.eventImbalance), bound) << h;
+    EXPECT_LT(std::abs(gait.stepImbalance), bound) << h;
   }
-  EXPECT_GT(imbalances[0], -2.5e-2);
-  EXPECT_GT(imbalances[1], -6.8e-3);
-  EXPECT_GT(imbalances[1], 0.4 * imbalances[0]);
+  // The flow's error, O(h²): a quarter of the step leaves at most an eighth of it.
+  EXPECT_LT(std::abs(imbalances[1]), std::abs(imbalances[0]) / 8);
+}
+
+// The pin holds only what sticks: the stance needs about 0.28 of its normal impulse along the
+// slope. With μ = 0.1 the stance foot is not pinned but held at the velocity level every step, and
+// slides down the slope (0.27 m in the first 0.2 s at 240 Hz), friction taking energy in every
+// step (at least 1.2e-3 J); with μ = 0.3 it is pinned (no persistent contact in any step) and only
+// rolls, 3.2e-4 m: its 2 mm radius times its leg's turn.
+TEST(CompassGait, AStanceFootTheConeCannotHoldSlides) {
+  for (const double friction : {0.1, 0.3}) {
+    CompassGait walker(
+        test::configWithMaterial(SolverKind::variational, ImpactLawKind::kStronge, 0.0, friction),
+        kStartAngle, kStartStanceRate, kStartSwingRate);
+    DynamicsWorld& world = walker.scene.world();
+    const btVector3 start = walker.footCentre(0);
+    double energy = test::totalEnergy(world), largestChange = -1;  // J
+    int held = 0, heldSteps = 0;
+    for (int i = 0; i < 48; ++i) {
+      walker.step(1.0 / 240);
+      const double now = test::totalEnergy(world);
+      largestChange = std::max(largestChange, now - energy);
+      energy = now;
+      held += world.getLastStepDiagnostics().persistentContacts;
+      heldSteps += world.getLastStepDiagnostics().persistentContacts > 0 ? 1 : 0;
+    }
+    const double slid = CompassGait::along(walker.footCentre(0) - start);  // m
+    if (friction < 0.2) {
+      EXPECT_GT(slid, 0.1);
+      EXPECT_EQ(heldSteps, 48);
+      EXPECT_LT(largestChange, -1e-4);
+    } else {
+      EXPECT_LT(std::abs(slid), 1e-3);
+      EXPECT_EQ(held, 0);
+    }
+  }
 }
 
 // Stock Bullet's walker (and lcp mode's), stepped the same way at 240 Hz, for the README: both walk
