@@ -193,6 +193,12 @@ JointedFlowResult flow(const JointedSystem& system, const std::vector<BodyState>
 
   const Eigen::Index rows = system.rowCount();
   JointedFlowResult result{states, Eigen::VectorXd::Zero(rows), Eigen::VectorXd::Zero(rows)};
+  // A step of no length moves nothing and takes no impulse: no motion could bring a start off the
+  // constraints (a jointed push leaves one off by 1e-9 m) onto them in no time.
+  if (h == 0) {
+    result.residual = evaluateConstraints(system, states).value.lpNorm<Eigen::Infinity>();
+    return result;
+  }
   StartSolve solve = solveStartImpulse(system, states, h, loads, settings);  // (1)–(3)
   result.iterations = solve.iterations;
   result.residual = solve.residual;

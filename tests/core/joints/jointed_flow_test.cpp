@@ -280,5 +280,19 @@ TEST(JointedFlow, RedundantRowsShareTheirImpulseAndTheSystemFlowsAsWithoutThem) 
   EXPECT_TRUE(projectMomenta(twice, pendulum.states).ok());
 }
 
+// A step of no length (an event at the instant a flow starts) moves nothing and takes no impulse,
+// even where the start is off its joint by 1e-9 m (a jointed push leaves it so): no impulse could
+// bring it on in no time, and Newton's method had stalled there (a zero Jacobian) and failed.
+TEST(JointedFlow, AStepOfNoLengthMovesNothing) {
+  scenes::Chain pendulum = scenes::rodChain(1, 1.0);
+  pendulum.states[0].x += Vec3(1e-9, 0, 0);
+  const JointedFlowResult step =
+      flow(pendulum.system, pendulum.states, 0.0, scenes::gravityLoads(pendulum.system));
+  EXPECT_TRUE(step.ok()) << toString(step.status);
+  EXPECT_EQ(maxDifference(step.states, pendulum.states), 0.0);
+  EXPECT_EQ(step.startImpulse, Eigen::VectorXd::Zero(3));
+  EXPECT_NEAR(step.residual, 1e-9, 1e-12);
+}
+
 }  // namespace
 }  // namespace carom::core::joints

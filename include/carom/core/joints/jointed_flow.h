@@ -48,15 +48,16 @@ struct JointedFlowResult {
   int iterations = 0;     ///< Newton's on (3)
   double residual = 0.0;  ///< ‖g(q_{k+1})‖∞ at the last iterate (m, rad)
   /// kConverged; kIterationLimit (Newton on (3)); kSingular when the Newton or the projection
-  /// matrix is singular (redundant joint rows, as a closed loop has); or the status of a body's
-  /// rotation solve (5.9c) that failed.
+  /// solve is not finite (redundant joint rows, as a closed loop has, are solved in least
+  /// squares); or the status of a body's rotation solve (5.9c) that failed.
   SolveStatus status = SolveStatus::kConverged;
   bool ok() const { return status == SolveStatus::kConverged; }
 };
 
 /// One step (1)–(5) of length h (s, any sign: flow(flow(s, h), −h) = s). `loads` holds one
 /// ExternalLoad per body (gravity and constant force and torque, as lgvi.h's flow takes them).
-/// A start configuration off the constraints is brought onto them: (3) holds whatever g(q_k) is.
+/// A start configuration off the constraints is brought onto them: (3) holds whatever g(q_k) is,
+/// except for h = 0, which returns the states as they are (no motion reaches them in no time).
 /// Throws carom::Error for a state or load count other than the body count, a state validateState
 /// refuses (naming the body), a non-finite h or load, or bad settings; a step that does not
 /// converge is reported in `status`, never accepted.
