@@ -13,13 +13,12 @@ itself makes of a law whose e does not depend on speed).
 
 usage: restitution_speed.py DATA_DIR [TRAJECTORY_DIR ...]
 """
-import glob
 import math
 import os
 import statistics
 import sys
 
-from corner_spin import HALF, read, rot, omega, sub, dot
+from corner_spin import training_tosses, HALF, read, rot, omega, sub, dot
 
 G = 9.61
 JUMP = 0.3
@@ -91,13 +90,7 @@ def table(rows):
 
 def main():
     data = sys.argv[1]
-    tosses = {int(os.path.basename(p)[5:8]): read(p)
-              for p in sorted(glob.glob(os.path.join(data, "toss_*.csv")))}
-    group = {}
-    for n, T in tosses.items():
-        group[n] = min(m for m, U in tosses.items()
-                       if len(U) == len(T) and all(abs(u[3] - t[3]) <= 1e-6 for u, t in zip(U, T)))
-    train = sorted(n for n in tosses if group[n] % 2 == 0 and group[n] == n)
+    tosses, train = training_tosses(data)
     sources = [("data", None)] + [(os.path.basename(d.rstrip("/")), d) for d in sys.argv[2:]]
     results = []
     for name, folder in sources:

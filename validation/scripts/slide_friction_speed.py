@@ -12,13 +12,12 @@ through the bins' medians from 0.08 to 0.6 m/s.
 
 usage: slide_friction_speed.py DATA_DIR [TRAJECTORY_DIR ...]
 """
-import glob
 import math
 import os
 import statistics
 import sys
 
-from corner_spin import read, rot
+from corner_spin import training_tosses, read, rot
 
 G = 9.61
 BINS = [0.08, 0.15, 0.25, 0.4, 0.6, 1.0]
@@ -43,13 +42,7 @@ def decelerations(T):
 
 def main():
     data = sys.argv[1]
-    tosses = {int(os.path.basename(p)[5:8]): read(p)
-              for p in sorted(glob.glob(os.path.join(data, "toss_*.csv")))}
-    group = {}
-    for n, T in tosses.items():
-        group[n] = min(m for m, U in tosses.items()
-                       if len(U) == len(T) and all(abs(u[3] - t[3]) <= 1e-6 for u, t in zip(U, T)))
-    train = sorted(n for n in tosses if group[n] % 2 == 0 and group[n] == n)
+    tosses, train = training_tosses(data)
     for name, folder in [("data", None)] + [(os.path.basename(d.rstrip("/")), d)
                                             for d in sys.argv[2:]]:
         rows = []
