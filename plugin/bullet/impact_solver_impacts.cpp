@@ -159,14 +159,14 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
   // on one link moves the whole chain.
   std::vector<core::contact::JointRow> joints;
   if (island.held) {
+    const auto reached = [&](int body) {
+      return body != core::contact::kWorld && slot[body] != kImmovable;
+    };
     std::vector<bool> taken(island.heldRows.size(), false);
     for (bool added = true; added;) {
       added = false;
       for (std::size_t r = 0; r < island.heldRows.size(); ++r) {
         const core::contact::JointRow& row = island.jointRows[island.heldRows[r]].row;
-        const auto reached = [&](int body) {
-          return body != core::contact::kWorld && slot[body] != kImmovable;
-        };
         if (taken[r] || !(reached(row.bodyA) || reached(row.bodyB))) continue;
         taken[r] = added = true;
         core::contact::JointRow joint = row;
@@ -175,10 +175,7 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
         joints.push_back(joint);
       }
     }
-    const bool toTheWorld = std::any_of(joints.begin(), joints.end(), [](const auto& joint) {
-      return joint.bodyA == kImmovable || joint.bodyB == kImmovable;
-    });
-    if (toTheWorld && !frame->isZero(0)) return resolveInTurn(island, group);
+    if (!jointsHoldInFrame(joints, *frame)) return resolveInTurn(island, group);
   }
   const SimultaneousOutcome outcome = resolveSimultaneously(
       bodies, rows, *frame,

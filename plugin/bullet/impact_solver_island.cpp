@@ -200,22 +200,19 @@ void applyForces(Island& island, double fraction) {
   }
 }
 
-std::vector<core::contact::PersistentContact> solverContacts(Island& island,
-                                                             std::vector<IslandContact*>& owners) {
+std::vector<core::contact::PersistentContact> solverContacts(const Island& island) {
   std::vector<core::contact::PersistentContact> held;
-  for (IslandContact& contact : island.contacts) {
+  for (const IslandContact& contact : island.contacts) {
     const double approach = std::max(contact.distance, 0.0) / island.timeStep;
     held.push_back({contact.bodyA, contact.bodyB, contact.point, contact.normal,
                     contact.material.friction, approach, contact.impulse});
-    owners.push_back(&contact);
   }
   return held;
 }
 
 core::contact::PersistentContactReport solveContacts(Island& island, int sweeps) {
   std::vector<core::impact::ContactBody> states = statesOf(island);
-  std::vector<IslandContact*> owners;
-  std::vector<core::contact::PersistentContact> held = solverContacts(island, owners);
+  std::vector<core::contact::PersistentContact> held = solverContacts(island);
   core::contact::PersistentContactReport report;
   if (held.empty()) return report;
   core::contact::PersistentContactSettings settings;
@@ -224,7 +221,7 @@ core::contact::PersistentContactReport solveContacts(Island& island, int sweeps)
   for (std::size_t i = 0; i < island.bodies.size(); ++i)
     island.bodies[i].state = states[i];
   for (std::size_t i = 0; i < held.size(); ++i)
-    owners[i]->impulse = held[i].impulse;
+    island.contacts[i].impulse = held[i].impulse;
   return report;
 }
 

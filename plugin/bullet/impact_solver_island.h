@@ -143,10 +143,8 @@ inline constexpr int kMaxPositionCorrections = 20;
 // The island's contacts for the contact solvers, each allowed to close by its gap within the step
 // (approach = max(gap, 0)/h): a speculative point further away than the bodies come must not stop
 // them, and whether they come is known only after the solve (two bricks stacked fall together
-// before the solve, and the one below is stopped by it). `owners` receives each contact's
-// IslandContact.
-std::vector<core::contact::PersistentContact> solverContacts(Island& island,
-                                                             std::vector<IslandContact*>& owners);
+// before the solve, and the one below is stopped by it). In the order of island.contacts.
+std::vector<core::contact::PersistentContact> solverContacts(const Island& island);
 
 // Stage 5: moves penetrating bodies apart and jointed bodies back onto their joints, and takes the
 // potential energy a lift gives from the island's kinetic energy.

@@ -368,8 +368,7 @@ Eigen::VectorXd holdOnPositions(Island& island, std::vector<core::impact::Contac
 }  // namespace
 
 core::contact::JointSolveReport solveJoints(Island& island, const btContactSolverInfo& info) {
-  std::vector<IslandContact*> owners;
-  const std::vector<core::contact::PersistentContact> closing = solverContacts(island, owners);
+  const std::vector<core::contact::PersistentContact> touching = solverContacts(island);
   core::contact::JointSolveSettings settings;
   settings.maxRounds = info.m_numIterations;
   settings.contacts.maxIterations = info.m_numIterations;
@@ -384,7 +383,7 @@ core::contact::JointSolveReport solveJoints(Island& island, const btContactSolve
     Eigen::VectorXd held;
     std::vector<std::size_t> boundedIndices;
     std::vector<JointRow> bounded = boundedRows(island, boundedIndices, false);
-    std::vector<core::contact::PersistentContact> contacts = closing;
+    std::vector<core::contact::PersistentContact> contacts = touching;
     core::contact::JointSolveReport report = core::contact::solveJointsAndContacts(
         states, *island.held, targets, held, bounded, contacts, settings);
     std::string positions;
@@ -415,7 +414,7 @@ core::contact::JointSolveReport solveJoints(Island& island, const btContactSolve
     for (std::size_t i = 0; i < island.bodies.size(); ++i)
       island.bodies[i].state = states[i];
     for (std::size_t i = 0; i < contacts.size(); ++i)
-      owners[i]->impulse = contacts[i].impulse;
+      island.contacts[i].impulse = contacts[i].impulse;
     return report;
   }
 }

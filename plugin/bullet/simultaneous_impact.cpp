@@ -2,6 +2,7 @@
 
 #include <Eigen/LU>
 #include <Eigen/QR>
+#include <algorithm>
 #include <cmath>
 #include <tuple>
 
@@ -46,6 +47,8 @@ HeldVelocities heldVelocities(const std::vector<core::impact::ContactBody>& bodi
                               const core::Vec3& frame, const Eigen::MatrixXd& M) {
   HeldVelocities held;
   if (joints.empty()) return held;
+  if (!jointsHoldInFrame(joints, frame))
+    throw Error("a joint to the world needs the impact solved in the world's frame");
   const Eigen::Index n = M.rows();
   Eigen::MatrixXd G = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(joints.size()), n);
   for (Eigen::Index i = 0; i < G.rows(); ++i) {
@@ -53,11 +56,7 @@ HeldVelocities heldVelocities(const std::vector<core::impact::ContactBody>& bodi
     if (!row.isEquality()) throw Error("a simultaneous impact holds equality joint rows only");
     for (const auto& [index, linear, angular] : {std::tuple{row.bodyA, row.linearA, row.angularA},
                                                  {row.bodyB, row.linearB, row.angularB}}) {
-      if (index == kImmovable) {
-        if (!frame.isZero(0))
-          throw Error("a joint to the world needs the impact solved in the world's frame");
-        continue;
-      }
+      if (index == kImmovable) continue;
       G.block<1, 3>(i, 6 * index) = linear.transpose();
       // A body whose rotation is locked keeps its spin (resolveSimultaneously).
       if (!rotationLocked(bodies[static_cast<std::size_t>(index)]))
@@ -72,6 +71,13 @@ HeldVelocities heldVelocities(const std::vector<core::impact::ContactBody>& bodi
 }
 
 }  // namespace
+
+bool jointsHoldInFrame(const std::vector<core::contact::JointRow>& joints,
+                       const core::Vec3& frame) {
+  return frame.isZero(0) || std::none_of(joints.begin(), joints.end(), [](const auto& row) {
+           return row.bodyA == kImmovable || row.bodyB == kImmovable;
+         });
+}
 
 std::string inTurnLaw(const std::string& law, std::size_t contacts) {
   return law + " (in turn: " + std::to_string(contacts) + " contacts struck at once, over " +
@@ -137,18 +143,17 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
   SimultaneousOutcome outcome;
   const Eigen::VectorXd before = Jn * vMinus;
   const HeldVelocities held = heldVelocities(bodies, joints, frame, M);
+  const bool free = joints.empty();
   // Without joints the problem is the bodies'; with them, on the coordinates q of v = N q.
   const core::routh::ImpactProblem problem =
-      held.basis.size() == 0
-          ? core::routh::ImpactProblem::spatial(M, Jn, Jt, mu)
-          : core::routh::ImpactProblem::spatial(held.basis.transpose() * M * held.basis,
-                                                Jn * held.basis, Jt * held.basis, mu);
-  const Eigen::VectorXd start = held.basis.size() == 0 ? vMinus : held.coordinates(M, vMinus);
-  const Eigen::VectorXd approach =
-      held.basis.size() == 0 ? before : Eigen::VectorXd(Jn * held.basis * start);
+      free ? core::routh::ImpactProblem::spatial(M, Jn, Jt, mu)
+           : core::routh::ImpactProblem::spatial(held.basis.transpose() * M * held.basis,
+                                                 Jn * held.basis, Jt * held.basis, mu);
+  const Eigen::VectorXd start = free ? vMinus : held.coordinates(M, vMinus);
+  const Eigen::VectorXd approach = free ? before : Eigen::VectorXd(Jn * held.basis * start);
   const core::routh::RestitutionResult result = core::routh::resolveImpactWithRestitution(
       problem, start, choosePolicy(-approach, effectiveMass), restitution);
-  const Eigen::VectorXd vPlus = held.basis.size() == 0 ? result.v : held.basis * result.v;
+  const Eigen::VectorXd vPlus = free ? result.v : held.basis * result.v;
   for (std::size_t s = 0; s < bodies.size(); ++s) {
     const Eigen::Index at = 6 * static_cast<Eigen::Index>(s);
     bodies[s].linearVelocity = vPlus.segment<3>(at) + frame;
@@ -169,7 +174,7 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
     outcome.normalVelocityBefore.push_back(before(i));
     outcome.normalVelocityAfter.push_back(after(i));
   }
-  if (held.basis.size() == 0) {
+  if (free) {
     outcome.energyChange =
         problem.kineticEnergy(result.v + toWorld) - problem.kineticEnergy(vMinus + toWorld);
   } else {

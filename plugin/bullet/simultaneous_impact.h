@@ -69,8 +69,12 @@ using ImpactPolicyChooser = std::function<core::routh::ImpactPolicy(
 // drift left on them), then Halm–Posa's model runs on the velocities the rows allow, v = N q with
 // N an orthonormal basis of the rows' null space, its mass matrix NᵀMN and contact rows J N: one
 // link struck moves the chain, several contacts on jointed bodies are one impact. Rows with an
-// immovable side need `frame` zero (the world is their partner). The joint impulses go to
-// jointImpulses.
+// immovable side need `frame` zero (the world is their partner; jointsHoldInFrame). The joint
+// impulses go to jointImpulses.
+// Whether `joints` can be held in an impact solved in `frame`: a row with an immovable side (the
+// world) needs the world's own frame, `frame` zero. Where not, the callers strike in turn.
+bool jointsHoldInFrame(const std::vector<core::contact::JointRow>& joints, const core::Vec3& frame);
+
 SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>& bodies,
                                           const std::vector<SimultaneousContact>& contacts,
                                           const core::Vec3& frame,

@@ -264,10 +264,7 @@ void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contac
     rows.push_back({slotOf(contact.pair.bodyA), slotOf(contact.pair.bodyB), contact.point,
                     contact.normal, materialOf(contact.pair.a, contact.pair.b)});
   }
-  const bool toTheWorld = std::any_of(problem.rows.begin(), problem.rows.end(), [](const auto& r) {
-    return r.bodyA == detail::kImmovable || r.bodyB == detail::kImmovable;
-  });
-  if (toTheWorld && !frame->isZero(0)) {  // the world moves in the partners' frame
+  if (!detail::jointsHoldInFrame(problem.rows, *frame)) {  // the world moves in that frame
     resolveOneByOne(contacts, event);
     return;
   }
