@@ -20,6 +20,7 @@ void checkInputs(const ImpactProblem& problem, const Eigen::VectorXd& v,
   }
   if (caps.hasNaN() || (caps.array() < 0.0).any()) throw Error("caps must be ≥ 0 (may be +∞)");
   if (options.maxAttempts < 1) throw Error("maxAttempts must be at least 1");
+  if (options.pivotsPerUnknown < 1) throw Error("pivotsPerUnknown must be at least 1");
 }
 
 // The LCP (75) restricted to the finitely capped β's: W and w over `keep`, which lists the β
@@ -67,6 +68,7 @@ StepResult solveStep(const ImpactProblem& problem, const Eigen::VectorXd& v,
   step.v = v;
   lcp::LemkeOptions lemke;
   lemke.residualTolerance = options.residualTolerance;
+  lemke.maxPivots = options.pivotsPerUnknown * static_cast<int>(lcp.w.size()) + 100;
   for (step.attempts = 1; step.attempts <= options.maxAttempts; ++step.attempts) {
     const bool plain = step.attempts == 1 && !options.randomCovering;
     lemke.coveringVector =

@@ -112,6 +112,10 @@ TEST(RouthStep, BadInputNamesTheParameter) {
   options.maxAttempts = 0;
   test::expectErrorNaming([&] { solveStep(problem, v, Eigen::Vector2d::Ones(), 0, options); },
                           "maxAttempts");
+  options = StepOptions{};
+  options.pivotsPerUnknown = 0;
+  test::expectErrorNaming([&] { solveStep(problem, v, Eigen::Vector2d::Ones(), 0, options); },
+                          "pivotsPerUnknown");
   const Eigen::Matrix3d M = Eigen::Matrix3d::Identity();
   const Eigen::MatrixXd J = Eigen::MatrixXd::Ones(1, 3);
   test::expectErrorNaming([&] { ImpactProblem::planar(-M, J, J, Eigen::VectorXd::Ones(1)); },

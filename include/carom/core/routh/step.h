@@ -26,6 +26,12 @@ struct StepOptions {
   /// (digest §8: double-precision Lemke occasionally ray-terminates on degenerate problems and a
   /// perturbed covering vector usually recovers). Default 4; must be ≥ 1.
   int maxAttempts = 4;
+  /// Lemke's pivot budget per attempt: this many per unknown of the step LCP, plus 100. Default
+  /// 5: over 21,000 step LCPs of a dropped pyramid of boxes and a pouring bin (up to 330
+  /// unknowns) no solve took more than 1.64 per unknown, while an attempt cycling on a degenerate
+  /// problem ran to Lemke's own 50 per unknown before the next covering vector was tried (27 % of
+  /// the dropped pyramid's pivots went to 8 such attempts). Must be ≥ 1.
+  int pivotsPerUnknown = 5;
   /// Relative LCP residual bound (see lcp::residualBoundFor). Default 1e-9 (digest §7 item 1).
   double residualTolerance = 1e-9;
   /// A step may not raise the kinetic energy by more than this fraction of K(v) (dimensionless).
