@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "carom/error.h"
+#include "disjoint_sets.h"
 
 namespace carom::core::contact {
 namespace {
@@ -113,13 +114,41 @@ JointSystem::JointSystem(const std::vector<ContactBody>& bodies, std::vector<Joi
     if (!row.isEquality()) throw Error("JointSystem: every row must be an equality row");
   }
   if (n == 0) return;
-  Eigen::MatrixXd delassus(n, n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    for (Eigen::Index j = 0; j <= i; ++j)
-      delassus(i, j) = delassus(j, i) = coupling(bodies_, rows_[i], rows_[j]);
+  // The blocks: rows joined by the movable bodies they share (a fixed body couples nothing).
+  DisjointSets joined(bodies_.size() + rows_.size());
+  const auto movable = [&](int body) {
+    return body != kWorld &&
+           (bodies_[static_cast<std::size_t>(body)].inverseMass > 0 ||
+            !bodies_[static_cast<std::size_t>(body)].inverseInertiaWorld.isZero(0));
+  };
+  for (std::size_t i = 0; i < rows_.size(); ++i) {
+    const int self = static_cast<int>(bodies_.size() + i);
+    for (const int body : {rows_[i].bodyA, rows_[i].bodyB})
+      if (movable(body)) joined.join(self, body);
   }
-  delassus_.compute(delassus);
-  pivotFloor_ = kRedundantPivot * delassus_.vectorD().cwiseAbs().maxCoeff();
+  std::vector<int> blockOf(bodies_.size() + rows_.size(), -1);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    int& block = blockOf[static_cast<std::size_t>(
+        joined.root(static_cast<int>(bodies_.size()) + static_cast<int>(i)))];
+    if (block < 0) {
+      block = static_cast<int>(blocks_.size());
+      blocks_.emplace_back();
+    }
+    blocks_[static_cast<std::size_t>(block)].rows.push_back(i);
+  }
+  double largest = 0.0;
+  for (Block& block : blocks_) {
+    const Eigen::Index size = static_cast<Eigen::Index>(block.rows.size());
+    Eigen::MatrixXd delassus(size, size);
+    for (Eigen::Index i = 0; i < size; ++i) {
+      for (Eigen::Index j = 0; j <= i; ++j)
+        delassus(i, j) = delassus(j, i) =
+            coupling(bodies_, rows_[block.rows[i]], rows_[block.rows[j]]);
+    }
+    block.delassus.compute(delassus);
+    largest = std::max(largest, block.delassus.vectorD().cwiseAbs().maxCoeff());
+  }
+  pivotFloor_ = kRedundantPivot * largest;
 }
 
 Eigen::VectorXd JointSystem::velocities(const std::vector<Vec3>& linear,
@@ -139,15 +168,20 @@ void JointSystem::apply(const Eigen::VectorXd& lambda, std::vector<Vec3>& linear
 Eigen::VectorXd JointSystem::hold(std::vector<Vec3>& linear, std::vector<Vec3>& angular,
                                   const Eigen::VectorXd& targets) const {
   if (rows_.empty()) return Eigen::VectorXd();
-  // λ = A⁺ (target − J u), A = P L D Lᵀ Pᵀ with the pivots of redundant rows taken as zero (Eigen's
-  // own solve divides by any pivot above the smallest normal number).
-  Eigen::VectorXd y = delassus_.transpositionsP() * (targets - velocities(linear, angular));
-  delassus_.matrixL().solveInPlace(y);
-  const Eigen::VectorXd& pivots = delassus_.vectorD();
-  for (Eigen::Index i = 0; i < y.size(); ++i)
-    y(i) = std::abs(pivots(i)) > pivotFloor_ ? y(i) / pivots(i) : 0.0;
-  delassus_.matrixU().solveInPlace(y);
-  const Eigen::VectorXd lambda = delassus_.transpositionsP().transpose() * y;
+  // λ = A⁺ (target − J u), A = P L D Lᵀ Pᵀ per block with the pivots of redundant rows taken as
+  // zero (Eigen's own solve divides by any pivot above the smallest normal number).
+  const Eigen::VectorXd residual = targets - velocities(linear, angular);
+  Eigen::VectorXd lambda(residual.size());
+  for (const Block& block : blocks_) {
+    const Eigen::LDLT<Eigen::MatrixXd>& ldlt = block.delassus;
+    Eigen::VectorXd y = ldlt.transpositionsP() * residual(block.rows);
+    ldlt.matrixL().solveInPlace(y);
+    const Eigen::VectorXd& pivots = ldlt.vectorD();
+    for (Eigen::Index i = 0; i < y.size(); ++i)
+      y(i) = std::abs(pivots(i)) > pivotFloor_ ? y(i) / pivots(i) : 0.0;
+    ldlt.matrixU().solveInPlace(y);
+    lambda(block.rows) = ldlt.transpositionsP().transpose() * y;
+  }
   apply(lambda, linear, angular);
   return lambda;
 }

@@ -88,6 +88,47 @@ TEST(JointRows, RedundantRowsShareTheirImpulse) {
   EXPECT_LT(joints.velocities(v, w).norm(), 1e-12);
 }
 
+// Two rods on pivots, one to the world and one to a fixed body that the first rod's third joint
+// also holds: the fixed body couples nothing, so the system is two independent ones (solved as
+// separate blocks), and its impulses are each rod's own system's, row for row.
+TEST(JointRows, IndependentSystemsHoldAsEachAlone) {
+  impact::ContactBody fixed;  // zero inverse mass and inertia
+  const std::vector<impact::ContactBody> bodies{rod(2.0, 0.5), rod(1.0, 0.3), fixed};
+  std::vector<JointRow> first = pointRows(Vec3(-0.5, 0, 0));
+  std::vector<JointRow> second = pointRows(Vec3(0.3, 0, 0));
+  for (JointRow& row : second) {
+    row.bodyA = 1;
+    row.bodyB = 2;
+    row.linearB = -row.linearA;
+  }
+  JointRow toFixed = first[1];  // the first rod's end point, along y, to the fixed body
+  toFixed.angularA = Vec3(0.5, 0, 0).cross(Vec3::UnitY());
+  toFixed.bodyB = 2;
+  toFixed.linearB = -Vec3::UnitY();
+  first.push_back(toFixed);
+  std::vector<JointRow> rows;
+  for (std::size_t i = 0; i < 3; ++i) {  // interleaved: the blocks' rows are not contiguous
+    rows.push_back(second[i]);
+    rows.push_back(first[i]);
+  }
+  rows.push_back(first[3]);
+  const std::vector<Vec3> v0{Vec3(0.3, -1.0, 0.2), Vec3(-0.4, 0.5, 1.0), Vec3::Zero()};
+  const std::vector<Vec3> w0{Vec3(0.1, 0.4, -2.0), Vec3(1.5, -0.2, 0.7), Vec3::Zero()};
+  std::vector<Vec3> v = v0, w = w0;
+  const Eigen::VectorXd both = JointSystem(bodies, rows).hold(v, w);
+  std::vector<Vec3> v1 = v0, w1 = w0, v2 = v0, w2 = w0;
+  const Eigen::VectorXd alone1 = JointSystem(bodies, first).hold(v1, w1);
+  const Eigen::VectorXd alone2 = JointSystem(bodies, second).hold(v2, w2);
+  for (Eigen::Index i = 0; i < 3; ++i) {
+    EXPECT_NEAR(both(2 * i), alone2(i), 1e-12);
+    EXPECT_NEAR(both(2 * i + 1), alone1(i), 1e-12);
+  }
+  EXPECT_NEAR(both(6), alone1(3), 1e-12);
+  EXPECT_LT((v[0] - v1[0]).norm() + (w[0] - w1[0]).norm(), 1e-12);
+  EXPECT_LT((v[1] - v2[1]).norm() + (w[1] - w2[1]).norm(), 1e-12);
+  EXPECT_LT(JointSystem(bodies, rows).velocities(v, w).norm(), 1e-12);
+}
+
 // A rod on its pivot turning onto a stop (a row on its turn that only pushes): the stop ends the
 // turn in one round, through the pivot held.
 TEST(JointRows, AStopOnAPivotedRodEndsItsTurn) {

@@ -92,8 +92,15 @@ class JointSystem {
  private:
   std::vector<impact::ContactBody> bodies_;  ///< masses and inertias only are read
   std::vector<JointRow> rows_;
-  Eigen::LDLT<Eigen::MatrixXd> delassus_;
-  double pivotFloor_ = 0.0;  ///< kRedundantPivot × the largest pivot
+  /// Rows that share no movable body do not couple: A is block diagonal, and each block (the rows
+  /// of one jointed system: a ragdoll of a pile) is factorized and solved on its own, at the cost
+  /// of its own size rather than of the island's.
+  struct Block {
+    std::vector<Eigen::Index> rows;  ///< indices into rows_, in order
+    Eigen::LDLT<Eigen::MatrixXd> delassus;
+  };
+  std::vector<Block> blocks_;
+  double pivotFloor_ = 0.0;  ///< kRedundantPivot × the largest pivot of any block
 };
 
 /// The inverse mass matrix K (1/kg) at a contact between bodies a and b (indices or kWorld) at

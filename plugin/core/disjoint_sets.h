@@ -1,5 +1,6 @@
 // Union–find over 0 … n−1 with path halving: the variational step's islands (bodies joined by
-// candidate pairs) and an impact's independent groups (contacts joined by shared bodies).
+// candidate pairs), an impact's independent groups (contacts joined by shared bodies) and a joint
+// system's independent blocks (rows joined by shared bodies). Internal to carom's two libraries.
 #pragma once
 
 #include <numeric>
