@@ -114,22 +114,21 @@ JointSystem::JointSystem(const std::vector<ContactBody>& bodies, std::vector<Joi
     if (!row.isEquality()) throw Error("JointSystem: every row must be an equality row");
   }
   if (n == 0) return;
-  // The blocks: rows joined by the movable bodies they share (a fixed body couples nothing).
-  DisjointSets joined(bodies_.size() + rows_.size());
+  // The blocks: rows joined by the movable bodies they share (a fixed body couples nothing). Every
+  // row moves a body (validateRows), so its block is that of its first movable side.
   const auto movable = [&](int body) {
-    return body != kWorld &&
-           (bodies_[static_cast<std::size_t>(body)].inverseMass > 0 ||
-            !bodies_[static_cast<std::size_t>(body)].inverseInertiaWorld.isZero(0));
+    if (body == kWorld) return false;
+    const ContactBody& b = bodies_[static_cast<std::size_t>(body)];
+    return b.inverseMass > 0 || !b.inverseInertiaWorld.isZero(0);
   };
-  for (std::size_t i = 0; i < rows_.size(); ++i) {
-    const int self = static_cast<int>(bodies_.size() + i);
-    for (const int body : {rows_[i].bodyA, rows_[i].bodyB})
-      if (movable(body)) joined.join(self, body);
-  }
-  std::vector<int> blockOf(bodies_.size() + rows_.size(), -1);
+  DisjointSets joined(bodies_.size());
+  for (const JointRow& row : rows_)
+    if (movable(row.bodyA) && movable(row.bodyB)) joined.join(row.bodyA, row.bodyB);
+  std::vector<int> blockOf(bodies_.size(), -1);
   for (Eigen::Index i = 0; i < n; ++i) {
-    int& block = blockOf[static_cast<std::size_t>(
-        joined.root(static_cast<int>(bodies_.size()) + static_cast<int>(i)))];
+    const JointRow& row = rows_[static_cast<std::size_t>(i)];
+    int& block =
+        blockOf[static_cast<std::size_t>(joined.root(movable(row.bodyA) ? row.bodyA : row.bodyB))];
     if (block < 0) {
       block = static_cast<int>(blocks_.size());
       blocks_.emplace_back();
