@@ -521,13 +521,31 @@ class VariationalStep {
   // them at the end of the step.
   enum class Hold { kStartOfStep, kLanding, kGuard, kResting };
   void holdRestingContacts(const Island& island, int id, double remaining, Hold mode);
-  // A sticking contact held at the position level (world_pinned_contacts.cpp): at a hold other than
-  // the Zeno guard's, the one resting contact of a joint group with a static object, where its
-  // body's side is a sphere, is held over the rest of the step (`remaining`) as two temporary
-  // joints of the group (a pin) in its constrained LGVI flow instead of the velocity-level hold,
-  // if the pinned flow's impulse there pushes (its normal part > 0) strictly within the friction
-  // cone. Whether it pinned it.
-  bool pinStickingContact(int p, const PairContact& contact, double remaining);
+  // Sticking contacts held at the position level (world_pinned_contacts.cpp): at a hold other than
+  // the Zeno guard's, the resting contacts of a joint group, where every one is a single touching
+  // contact of one of its bodies' spheres with a static object (a walker's stance foot, or both
+  // feet of a stance leg pair), are held over the rest of the step (`remaining`) as two temporary
+  // joints each (a pin) in the group's constrained LGVI flow instead of the velocity-level hold, if
+  // the pinned flow's impulse at every one pushes (its normal part > 0) strictly within its
+  // friction cone; a contact whose pinned impulse pulls is let go and the rest pinned again.
+  // Per contact whether it was pinned (the others let go); empty where none was pinned and all are
+  // held at the velocity level.
+  struct PinPoint {
+    int body;                  // the jointed body whose sphere touches
+    core::Vec3 point, centre;  // the sphere's bottom and centre now (m, world)
+    double gap;                // m, the pair's gap now
+    core::Vec3 normal;         // away from the ground
+    double friction;           // the pair's Coulomb coefficient
+  };
+  struct HeldPoint {
+    int p;
+    PairContact contact;
+  };
+  // Where a pin of pair p's contact would hold, if one side is a static object and the other a
+  // jointed body's sphere.
+  std::optional<PinPoint> pinPointOf(int p, const PairContact& contact);
+  std::vector<bool> pinStickingContacts(int g, const std::vector<HeldPoint>& contacts,
+                                        double remaining);
   // Takes joint group g's pins out of its system (their rows no longer flow with it) and marks its
   // bodies stale; nothing where it has none. dropIslandPins: of every group of the island.
   void dropPins(int g);

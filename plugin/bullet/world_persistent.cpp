@@ -140,30 +140,43 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     }
     if (!found.contacts.empty()) resting.push_back(std::move(found));
   }
-  // A joint group's one sticking contact with a static object is held at the position level
-  // instead, in the group's flow (world_pinned_contacts.cpp); not by the Zeno guard, which holds
-  // whatever the speed.
+  // A joint group's sticking contacts with static objects are held at the position level instead,
+  // in the group's flow (world_pinned_contacts.cpp), where each of its resting pairs holds one
+  // contact; not by the Zeno guard, which holds whatever the speed. Its pairs apart (speculative:
+  // a trailing foot lifting off) are let go with them: the impact search finds them if they close.
   if (mode != Hold::kGuard) {
-    std::vector<int> contactsOf(m_joints.groups.size(), 0);  // per joint group, in `resting`
-    for (const Resting& r : resting) {
-      const CandidatePair& pair = m_pairs[r.p];
-      const int count = static_cast<int>(r.contacts.size());
-      if (jointed(pair.bodyA)) contactsOf[m_joints.groupOf[pair.bodyA]] += count;
-      if (jointed(pair.bodyB) && !linked(pair.bodyA, pair.bodyB))
-        contactsOf[m_joints.groupOf[pair.bodyB]] += count;
+    std::vector<std::vector<std::size_t>> restingOf(m_joints.groups.size());  // in `resting`
+    std::vector<bool> pinnable(m_joints.groups.size(), true);
+    for (std::size_t k = 0; k < resting.size(); ++k) {
+      const CandidatePair& pair = m_pairs[resting[k].p];
+      for (const int body : {pair.bodyA, pair.bodyB}) {
+        if (body == kFixed || !jointed(body)) continue;
+        const int g = m_joints.groupOf[body];
+        if (!restingOf[g].empty() && restingOf[g].back() == k) continue;  // a linked pair
+        restingOf[g].push_back(k);
+        pinnable[g] = pinnable[g] && resting[k].contacts.size() == 1;
+      }
     }
-    resting.erase(std::remove_if(resting.begin(), resting.end(),
-                                 [&](const Resting& r) {
-                                   const CandidatePair& pair = m_pairs[r.p];
-                                   const int body = pair.bodyA == kFixed ? pair.bodyB : pair.bodyA;
-                                   if (r.contacts.size() != 1 || r.distance > kContactTolerance ||
-                                       !jointed(body) || contactsOf[m_joints.groupOf[body]] != 1 ||
-                                       !pinStickingContact(r.p, r.contacts.front(), remaining))
-                                     return false;
-                                   markTouching(r.p, r.distance, r.touching);
-                                   return true;
-                                 }),
-                  resting.end());
+    std::vector<bool> settled(resting.size(), false);  // pinned or let go
+    for (std::size_t g = 0; g < restingOf.size(); ++g) {
+      if (!pinnable[g]) continue;
+      std::vector<HeldPoint> touching;
+      for (const std::size_t k : restingOf[g]) {
+        if (resting[k].distance <= kContactTolerance)
+          touching.push_back({resting[k].p, resting[k].contacts.front()});
+      }
+      if (pinStickingContacts(static_cast<int>(g), touching, remaining).empty()) continue;
+      for (const std::size_t k : restingOf[g]) {
+        settled[k] = true;
+        if (resting[k].distance <= kContactTolerance)
+          markTouching(resting[k].p, resting[k].distance, resting[k].touching);
+      }
+    }
+    std::vector<Resting> unsettled;
+    for (std::size_t k = 0; k < resting.size(); ++k) {
+      if (!settled[k]) unsettled.push_back(std::move(resting[k]));
+    }
+    resting = std::move(unsettled);
   }
   settleEarlierHolds(id, remaining);
   std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island);
