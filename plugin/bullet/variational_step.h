@@ -521,15 +521,7 @@ class VariationalStep {
   // them at the end of the step.
   enum class Hold { kStartOfStep, kLanding, kGuard, kResting };
   void holdRestingContacts(const Island& island, int id, double remaining, Hold mode);
-  // Sticking contacts held at the position level (world_pinned_contacts.cpp): at a hold other than
-  // the Zeno guard's, the resting contacts of a joint group, where every one is a single touching
-  // contact of one of its bodies' spheres with a static object (a walker's stance foot, or both
-  // feet of a stance leg pair), are held over the rest of the step (`remaining`) as two temporary
-  // joints each (a pin) in the group's constrained LGVI flow instead of the velocity-level hold, if
-  // the pinned flow's impulse at every one pushes (its normal part > 0) strictly within its
-  // friction cone; a contact whose pinned impulse pulls is let go and the rest pinned again.
-  // Per contact whether it was pinned (the others let go); empty where none was pinned and all are
-  // held at the velocity level.
+  // A sticking contact a pin would hold: a jointed body's sphere on a static object.
   struct PinPoint {
     int body;                  // the jointed body whose sphere touches
     core::Vec3 point, centre;  // the sphere's bottom and centre now (m, world)
@@ -544,6 +536,14 @@ class VariationalStep {
   // Where a pin of pair p's contact would hold, if one side is a static object and the other a
   // jointed body's sphere.
   std::optional<PinPoint> pinPointOf(int p, const PairContact& contact);
+  // Sticking contacts held at the position level (world_pinned_contacts.cpp): at a hold other than
+  // the Zeno guard's, the touching contacts of joint group g (each its pair's one, a sphere of the
+  // group's on a static object: a walker's stance foot, both feet of a stance leg pair) are held
+  // over the rest of the step (`remaining`) as two temporary joints each (a pin) in the group's
+  // constrained LGVI flow instead of the velocity-level hold, if the pinned flow's impulse at
+  // every one pushes (its normal part > 0) strictly within its friction cone; a contact whose
+  // pinned impulse pulls is let go and the rest pinned again. Per contact whether it was pinned
+  // (the others let go); empty where none was pinned, all then held at the velocity level.
   std::vector<bool> pinStickingContacts(int g, const std::vector<HeldPoint>& contacts,
                                         double remaining);
   // Takes joint group g's pins out of its system (their rows no longer flow with it) and marks its
