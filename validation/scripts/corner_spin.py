@@ -98,6 +98,19 @@ def training_tosses(data):
     return tosses, sorted(n for n in tosses if group[n] % 2 == 0 and group[n] == n)
 
 
+def windows_per_source(data, folders, measure):
+    """(name, rows) for the data and for each trajectory folder: measure(T) of every training toss
+    T, concatenated. A folder's tosses are read from its toss_NNN.csv files."""
+    tosses, train = training_tosses(data)
+    for name, folder in [("data", None)] + [(os.path.basename(d.rstrip("/")), d)
+                                            for d in folders]:
+        rows = []
+        for n in train:
+            T = tosses[n] if folder is None else read(os.path.join(folder, "toss_%03d.csv" % n))
+            rows += measure(T)
+        yield name, rows
+
+
 def main():
     data = sys.argv[1]
     tosses, train = training_tosses(data)

@@ -13,11 +13,10 @@ mu N 0.707 a: 30 and 56 rad/s² for this cube (mu 0.21, g 9.61 m/s², I = m h²,
 usage: flat_spin.py DATA_DIR [TRAJECTORY_DIR ...]
 """
 import math
-import os
 import statistics
 import sys
 
-from corner_spin import omega, read, rot, training_tosses
+from corner_spin import omega, rot, windows_per_source
 
 BINS = [0.0, 0.1, 0.3, 1.0]  # m/s
 LEAST_SPIN = 1.0  # rad/s
@@ -45,14 +44,7 @@ def spin_decelerations(T):
 
 
 def main():
-    data = sys.argv[1]
-    tosses, train = training_tosses(data)
-    for name, folder in [("data", None)] + [(os.path.basename(d.rstrip("/")), d)
-                                            for d in sys.argv[2:]]:
-        rows = []
-        for n in train:
-            T = tosses[n] if folder is None else read(os.path.join(folder, "toss_%03d.csv" % n))
-            rows += spin_decelerations(T)
+    for name, rows in windows_per_source(sys.argv[1], sys.argv[2:], spin_decelerations):
         print("%s: %d windows" % (name, len(rows)))
         for lo, hi in zip(BINS, BINS[1:]):
             b = [a for s, a in rows if lo <= s < hi]

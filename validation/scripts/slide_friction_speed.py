@@ -13,11 +13,10 @@ through the bins' medians from 0.08 to 0.6 m/s.
 usage: slide_friction_speed.py DATA_DIR [TRAJECTORY_DIR ...]
 """
 import math
-import os
 import statistics
 import sys
 
-from corner_spin import training_tosses, read, rot
+from corner_spin import rot, windows_per_source
 
 G = 9.61
 BINS = [0.08, 0.15, 0.25, 0.4, 0.6, 1.0]
@@ -41,14 +40,7 @@ def decelerations(T):
 
 
 def main():
-    data = sys.argv[1]
-    tosses, train = training_tosses(data)
-    for name, folder in [("data", None)] + [(os.path.basename(d.rstrip("/")), d)
-                                            for d in sys.argv[2:]]:
-        rows = []
-        for n in train:
-            T = tosses[n] if folder is None else read(os.path.join(folder, "toss_%03d.csv" % n))
-            rows += decelerations(T)
+    for name, rows in windows_per_source(sys.argv[1], sys.argv[2:], decelerations):
         print("%s: %d windows" % (name, len(rows)))
         points = []
         for lo, hi in zip(BINS, BINS[1:]):
