@@ -527,6 +527,7 @@ class VariationalStep {
     core::Vec3 point, centre;  // the sphere's bottom and centre now (m, world)
     double gap;                // m, the pair's gap now
     core::Vec3 normal;         // away from the ground
+    double separating;         // m/s, the bottom's speed along `normal` now
     double friction;           // the pair's Coulomb coefficient
   };
   struct HeldPoint {
@@ -537,13 +538,14 @@ class VariationalStep {
   // jointed body's sphere.
   std::optional<PinPoint> pinPointOf(int p, const PairContact& contact);
   // Sticking contacts held at the position level (world_pinned_contacts.cpp): at a hold other than
-  // the Zeno guard's, the touching contacts of joint group g (each its pair's one, a sphere of the
-  // group's on a static object: a walker's stance foot, both feet of a stance leg pair) are held
-  // over the rest of the step (`remaining`) as two temporary joints each (a pin) in the group's
-  // constrained LGVI flow instead of the velocity-level hold, if the pinned flow's impulse at
-  // every one pushes (its normal part > 0) strictly within its friction cone; a contact whose
-  // pinned impulse pulls is let go and the rest pinned again. Per contact whether it was pinned
-  // (the others let go); empty where none was pinned, all then held at the velocity level.
+  // the Zeno guard's, the contacts of joint group g (each its pair's one, a sphere of the group's
+  // on a static object, touching or within the holding reach: a walker's stance feet) are held over
+  // the rest of the step (`remaining`) as temporary joints (a pin each: the rows of its three that
+  // the group's joints and the other pins do not hold already) in the group's constrained LGVI flow
+  // instead of the velocity-level hold, if the pinned flow's impulse at every one pushes (its
+  // normal part > 0) strictly within its friction cone; one whose impulse pulls while it separates
+  // faster than the resting speed is let go, and the rest pinned again. Per contact whether it was
+  // pinned (the others let go); empty where none was pinned, all then held at the velocity level.
   std::vector<bool> pinStickingContacts(int g, const std::vector<HeldPoint>& contacts,
                                         double remaining);
   // Takes joint group g's pins out of its system (their rows no longer flow with it) and marks its

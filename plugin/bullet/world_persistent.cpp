@@ -142,8 +142,9 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   }
   // A joint group's sticking contacts with static objects are held at the position level instead,
   // in the group's flow (world_pinned_contacts.cpp), where each of its resting pairs holds one
-  // contact; not by the Zeno guard, which holds whatever the speed. Its pairs apart (speculative:
-  // a trailing foot lifting off) are let go with them: the impact search finds them if they close.
+  // contact; not by the Zeno guard, which holds whatever the speed. A pair apart within the holding
+  // reach is pinned touching (a ball a hold lifted, which its joints would otherwise keep up) or,
+  // separating, let go (a trailing foot lifting off).
   if (mode != Hold::kGuard) {
     std::vector<std::vector<std::size_t>> restingOf(m_joints.groups.size());  // in `resting`
     std::vector<bool> pinnable(m_joints.groups.size(), true);
@@ -160,12 +161,10 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     std::vector<bool> settled(resting.size(), false);  // pinned or let go
     for (std::size_t g = 0; g < restingOf.size(); ++g) {
       if (!pinnable[g]) continue;
-      std::vector<HeldPoint> touching;
-      for (const std::size_t k : restingOf[g]) {
-        if (resting[k].distance <= kContactTolerance)
-          touching.push_back({resting[k].p, resting[k].contacts.front()});
-      }
-      if (pinStickingContacts(static_cast<int>(g), touching, remaining).empty()) continue;
+      std::vector<HeldPoint> contacts;
+      for (const std::size_t k : restingOf[g])
+        contacts.push_back({resting[k].p, resting[k].contacts.front()});
+      if (pinStickingContacts(static_cast<int>(g), contacts, remaining).empty()) continue;
       for (const std::size_t k : restingOf[g]) {
         settled[k] = true;
         if (resting[k].distance <= kContactTolerance)

@@ -9,10 +9,10 @@
 // Held instead as a holonomic constraint in the constrained LGVI that already flows the body's
 // joint group (core::joints::flow, RATTLE), the contact does no work and the stance keeps its
 // energy as the joints do. At a hold (the start of the step's, or a landing's inside it; not the
-// Zeno guard's), a group whose resting pairs each hold one contact, touching contacts with static
-// objects of its bodies' spheres of radius r, has each touching one become two temporary joints to
-// the world (core::joints::kSixDof rows, E = (t1, t2, n) the contact's tangents and normal away
-// from the ground):
+// Zeno guard's), a group whose resting pairs each hold one contact, contacts with static objects
+// of its bodies' spheres of radius r, has each become two temporary joints to the world
+// (core::joints::kSixDof rows, E = (t1, t2, n) the contact's tangents and normal away from the
+// ground):
 //   t_k·(x + R a − a_0) = 0, k = 1, 2     the sphere's material point a at the contact stays put
 //                                          along the ground (sticking, no slip)
 //   n·(x + R c − c_0) = 0                  the sphere's centre c stays r from the ground's tangent
@@ -20,17 +20,19 @@
 // with a_0 the contact point and c_0 the centre brought to touching (its gap then 0). Within the
 // step the sphere turns by ωh about its centre, and its material point leaves the bottom by r ωh,
 // which changes no row to first order; the next step pins the new bottom. A sphere of radius r
-// rolls over the ground as the rows move it. Two pins on one rigid body (a leg pair's two feet)
-// hold their distance twice: the row that repeats it is left out (t1 along the line between
-// them), as the flow's Newton Jacobian would be singular with it. The pins hold for the step when
+// rolls over the ground as the rows move it. A row that the group's joints and the pins before it
+// hold already is left out (two pins on one rigid body, a leg pair's two feet, hold their distance
+// twice: t1 runs along the line between them; pins on spheres joined to each other repeat joint
+// rows): kept, it would leave the flow's Newton Jacobian singular. The pins hold for the step when
 // the pinned flow's impulse at each pushes (its normal part > 0) and lies strictly inside its
-// friction cone. One that pulls is let go (a trailing foot as the stance takes the load), and so
-// are the group's pairs that are apart, which the hold would take as speculative contacts: the
-// impact search finds them if they close. If one slips, every contact of the group is held at the
-// velocity level as before. Any event of the island inside the step (an impact, a landing, the Zeno
-// guard) first takes every pin out at its instant: the impact laws and the holds after it see the
-// contact as a contact, and a strike on the walker's swing foot lets the trailing foot leave the
-// ground.
+// friction cone. A pair apart within the holding reach is pinned too, its centre brought to
+// touching. One that pulls while it separates faster than the resting speed is let go (a trailing
+// foot as the stance takes the load, lifting off); if one slips, or one that rests there would be
+// pulled (a sphere just landed that its joints lift: let go, it would land again and again), every
+// contact of the group is held at the velocity level as before. Any event of the island inside the
+// step (an impact, a landing, the Zeno guard) first takes every pin out at its instant: the impact
+// laws and the holds after it see the contact as a contact, and a strike on the walker's swing foot
+// lets the trailing foot leave the ground.
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 
 #include <algorithm>
@@ -41,6 +43,7 @@
 #include <vector>
 
 #include "bt_eigen.h"
+#include "carom/core/joints/constraint.h"
 #include "carom/core/joints/joint.h"
 #include "carom/error.h"
 #include "variational_step.h"
@@ -67,29 +70,30 @@ std::optional<VariationalStep::PinPoint> VariationalStep::pinPointOf(int p,
   const core::Vec3 centre = toEigen(geometry.frame[side].getOrigin());
   // The core's normal runs from A into B: away from the ground where the body is B.
   const core::Vec3 n = side == 1 ? contact.normal : (-contact.normal).eval();
-  return PinPoint{body,   centre - radius * n,
-                  centre, gapNow(p).distance,
-                  n,      materialOf(pair.a, pair.b).friction};
+  const core::BodyState& state = m_bodies[body].state;
+  const core::MassProperties& mass = m_bodies[body].mass;
+  const core::Vec3 bottom = centre - radius * n;
+  const core::Vec3 velocity = core::linearVelocity(mass, state) +
+                              core::angularVelocityWorld(mass, state).cross(bottom - state.x);
+  return PinPoint{body,
+                  bottom,
+                  centre,
+                  gapNow(p).distance,
+                  n,
+                  velocity.dot(n),
+                  materialOf(pair.a, pair.b).friction};
 }
 
 namespace {
 
-// A pin's row: along `direction` at `point` of a body at x, as a row of the body's twist (v, ω):
-// direction · (v + ω × (point − x)).
-using TwistRow = Eigen::Matrix<double, 6, 1>;
-TwistRow twistRow(const core::Vec3& direction, const core::Vec3& point, const core::Vec3& x) {
-  TwistRow row;
-  row << direction, (point - x).cross(direction);
-  return row;
-}
-
-// Gram–Schmidt over one body's rows: whether `row` adds to `kept` (an orthonormal set), and if so
-// adds its new direction. A row within 1e-9 of their span is held by them already: two pins on one
-// rigid body hold their distance twice, and the constrained flow's Newton Jacobian is then
-// singular.
-bool addsTo(std::vector<TwistRow>& kept, TwistRow row) {
+// Gram–Schmidt over constraint rows: whether `row` adds to `kept` (an orthonormal set), and if so
+// adds its new direction. A row within 1e-9 of their span is held by them already (two pins on one
+// rigid body hold their distance twice; pins on bodies joined to each other hold a joint's rows
+// again): kept, it would leave the constrained flow's Newton Jacobian singular, and where the
+// repeated rows disagree by round-off its Newton iterations short of the tolerance.
+bool addsTo(std::vector<Eigen::VectorXd>& kept, Eigen::VectorXd row) {
   const double size = row.norm();
-  for (const TwistRow& other : kept)
+  for (const Eigen::VectorXd& other : kept)
     row -= other.dot(row) * other;
   constexpr double kDependent = 1e-9;  // of the row's size: round-off, not geometry
   if (!(row.norm() > kDependent * size)) return false;
@@ -118,48 +122,71 @@ std::vector<bool> VariationalStep::pinStickingContacts(int g,
   // point go (a trailing foot as the stance takes the load), and the others are pinned again
   // without it: at most one try per contact.
   std::vector<bool> pinned(pins.size(), true);
+  std::vector<core::BodyState> states;  // the group's bodies now
+  for (const int member : group.bodies)
+    states.push_back(m_bodies[member].state);
+  using core::joints::JointFrame;
+  const auto frameOn = [&](int body, const core::Vec3& point) {
+    const int i = static_cast<int>(std::find(group.bodies.begin(), group.bodies.end(), body) -
+                                   group.bodies.begin());
+    const core::BodyState& state = m_bodies[body].state;
+    return JointFrame{i, state.R.transpose() * (point - state.x), core::Mat3::Identity()};
+  };
+  std::vector<core::Mat3> bases(pins.size());  // each pin's (t1, t2, n), t1 × t2 = n
+  // Pin k's joints with the rows asked: t_k·(x + R a − a_0) = 0, the sphere's material point a
+  // at the contact stays put along the ground; n·(x + R c − c_0) = 0, its centre c stays r from
+  // the ground's tangent plane.
+  const auto pinJoints = [&](std::size_t k, bool slip1, bool slip2, bool touch) {
+    const PinPoint& pin = pins[k];
+    std::vector<core::joints::Joint> rows;
+    if (slip1 || slip2) {
+      rows.push_back(core::joints::sixDofJoint(
+          JointFrame{core::joints::kWorld, pin.point, bases[k]}, frameOn(pin.body, pin.point),
+          {slip1, slip2, false, false, false, false}));
+    }
+    if (touch) {
+      rows.push_back(core::joints::sixDofJoint(
+          JointFrame{core::joints::kWorld, pin.centre - pin.gap * pin.normal, bases[k]},
+          frameOn(pin.body, pin.centre), {false, false, true, false, false, false}));
+    }
+    return rows;
+  };
   for (std::size_t attempt = 0; attempt < pins.size(); ++attempt) {
-    std::vector<core::joints::Joint> joints = unpinned.joints();
-    std::vector<std::vector<std::size_t>> jointsOf(pins.size());  // each pin's, in `joints`
-    std::map<int, std::vector<TwistRow>> rowsOf;                  // per body, its pins' so far
-    std::map<int, core::Vec3> firstOf;                            // per body, its first pin
+    // Every pin's three rows first (on a body pinned already, t1 along the line from its first
+    // pin, which both pins hold); then only those that add to the group's joints' rows and to the
+    // pins' before them.
+    std::vector<core::joints::Joint> candidates = unpinned.joints();
+    std::map<int, core::Vec3> firstOf;  // per body, its first pin
     for (std::size_t k = 0; k < pins.size(); ++k) {
       if (!pinned[k]) continue;
-      const PinPoint& pin = pins[k];
-      const core::BodyState& state = m_bodies[pin.body].state;
-      const core::Vec3& n = pin.normal;
-      // Tangents t1 × t2 = n; on a body pinned already, t1 along the line from its first pin,
-      // which both pins hold.
-      const auto first = firstOf.emplace(pin.body, pin.point).first->second;
-      const core::Vec3 along = (pin.point - first) - (pin.point - first).dot(n) * n;
+      const core::Vec3& n = pins[k].normal;
+      const core::Vec3 first = firstOf.emplace(pins[k].body, pins[k].point).first->second;
+      const core::Vec3 along = (pins[k].point - first) - (pins[k].point - first).dot(n) * n;
       const core::Vec3 t1 =
           along.norm() > 0 ? along.normalized().eval() : n.unitOrthogonal().eval();
-      const core::Vec3 t2 = n.cross(t1);
-      core::Mat3 basis;
-      basis << t1, t2, n;
-      std::vector<TwistRow>& kept = rowsOf[pin.body];
-      const bool touch = addsTo(kept, twistRow(n, pin.centre, state.x));
-      const bool slip2 = addsTo(kept, twistRow(t2, pin.point, state.x));
-      const bool slip1 = addsTo(kept, twistRow(t1, pin.point, state.x));
-      const std::vector<int>& members = group.bodies;
-      const int i =
-          static_cast<int>(std::find(members.begin(), members.end(), pin.body) - members.begin());
-      using core::joints::JointFrame;
-      // t_k·(x + R a − a_0) = 0: the sphere's material point a at the contact stays put along the
-      // ground; n·(x + R c − c_0) = 0: its centre c stays r from the ground's tangent plane.
-      if (slip1 || slip2) {
+      bases[k] << t1, n.cross(t1), n;
+      for (core::joints::Joint& joint : pinJoints(k, true, true, true))
+        candidates.push_back(std::move(joint));
+    }
+    const Eigen::MatrixXd gradient =
+        core::joints::evaluateConstraints(
+            core::joints::JointedSystem(unpinned.bodies(), candidates), states)
+            .gradient;
+    std::vector<Eigen::VectorXd> kept;
+    for (int row = 0; row < unpinned.rowCount(); ++row)
+      addsTo(kept, gradient.row(row).transpose());
+    std::vector<core::joints::Joint> joints = unpinned.joints();
+    std::vector<std::vector<std::size_t>> jointsOf(pins.size());  // each pin's, in `joints`
+    int row = unpinned.rowCount();  // pin k's rows: t1, t2 (its slip joint), n (its touch joint)
+    for (std::size_t k = 0; k < pins.size(); ++k) {
+      if (!pinned[k]) continue;
+      const bool touch = addsTo(kept, gradient.row(row + 2).transpose());
+      const bool slip2 = addsTo(kept, gradient.row(row + 1).transpose());
+      const bool slip1 = addsTo(kept, gradient.row(row).transpose());
+      row += 3;
+      for (core::joints::Joint& joint : pinJoints(k, slip1, slip2, touch)) {
         jointsOf[k].push_back(joints.size());
-        joints.push_back(core::joints::sixDofJoint(
-            JointFrame{core::joints::kWorld, pin.point, basis},
-            JointFrame{i, state.R.transpose() * (pin.point - state.x), core::Mat3::Identity()},
-            {slip1, slip2, false, false, false, false}));
-      }
-      if (touch) {
-        jointsOf[k].push_back(joints.size());
-        joints.push_back(core::joints::sixDofJoint(
-            JointFrame{core::joints::kWorld, pin.centre - pin.gap * n, basis},
-            JointFrame{i, state.R.transpose() * (pin.centre - state.x), core::Mat3::Identity()},
-            {false, false, true, false, false, false}));
+        joints.push_back(std::move(joint));
       }
     }
     group.system = core::joints::JointedSystem(unpinned.bodies(), std::move(joints));
@@ -175,7 +202,9 @@ std::vector<bool> VariationalStep::pinStickingContacts(int g,
         for (const std::size_t j : jointsOf[k])
           impulse += step.impulses[j].linearB;
         const double normal = impulse.dot(pins[k].normal);
-        pulls[k] = !(normal > 0);
+        // Let go only where it leaves the ground: pinned or held, one resting there that would be
+        // pulled (a sphere just landed that its joints lift) lands again and again.
+        pulls[k] = !(normal > 0) && pins[k].separating > m_restingSpeed;
         sticks = sticks && (pulls[k] ||
                             (impulse - normal * pins[k].normal).norm() < pins[k].friction * normal);
       }
