@@ -202,8 +202,9 @@ std::vector<bool> VariationalStep::pinStickingContacts(int g,
         for (const std::size_t j : jointsOf[k])
           impulse += step.impulses[j].linearB;
         const double normal = impulse.dot(pins[k].normal);
-        // Let go only where it leaves the ground: pinned or held, one resting there that would be
-        // pulled (a sphere just landed that its joints lift) lands again and again.
+        // Let go only where it leaves the ground: one resting there that would be pulled (a sphere
+        // just landed that its joints lift), let go, lands again and again; its group is held at
+        // the velocity level instead.
         pulls[k] = !(normal > 0) && pins[k].separating > m_restingSpeed;
         sticks = sticks && (pulls[k] ||
                             (impulse - normal * pins[k].normal).norm() < pins[k].friction * normal);

@@ -289,16 +289,15 @@ TEST(CompassGait, SettlesIntoItsGait) {
 // step then changes by 2.2e-6 m from strike to strike at 240 Hz, under 1e-8 m at 960 and 1920 Hz;
 // 5e-6 m over strikes 15–30), each strike's events take the potential energy its step released,
 // and so do the strike's whole steps (from the last step its foot began 2 cm above the slope to
-// rest). What is left is the flow's
-// error and falls as h² (measured, worst strike, events / steps): 3.3e-5 / 2.2e-5 at 240 Hz,
-// 1.8e-6 / 1.3e-6 at 960 Hz and 5.0e-7 / 3.4e-7 at 1920 Hz, under the issue's 1e-6. Within it, a
-// stride's budget at 240 Hz: the stance ends 1.2e-4 J higher than it began, and the strike's step,
-// whose impact is found 1 µm inside the slope (the contact tolerance) and whose pin then lifts the
-// new stance foot back to touching, 5.6e-5 J besides the event's. The stance foot's contact held at
-// the velocity level instead (kick–flow–kick, before issue 29) lost 2.1e-2 of the released energy
-// at 240 Hz and 6.6e-3 at 960 Hz, O(h): its plastic stops and drift pushes took the stance's
-// energy. Stock Bullet's steps lose 4.3e-2 less than released, lcp mode's 4.5e-2
-// (BulletAndLcpModesWalkToo).
+// rest). What is left is the flow's error and falls as h² (measured, worst strike, events /
+// steps): 3.3e-5 / 2.2e-5 at 240 Hz, 1.8e-6 / 1.3e-6 at 960 Hz and 5.0e-7 / 3.4e-7 at 1920 Hz,
+// under the issue's 1e-6. Within it, a stride's budget at 240 Hz: the stance ends 1.2e-4 J higher
+// than it began, and the strike's step, whose impact is found 1 µm inside the slope (the contact
+// tolerance) and whose pin then lifts the new stance foot back to touching, 5.6e-5 J besides the
+// event's. The stance foot's contact held at the velocity level instead (kick–flow–kick, before
+// issue 29) lost 2.1e-2 of the released energy at 240 Hz and 6.6e-3 at 960 Hz, O(h): its plastic
+// stops and drift pushes took the stance's energy. Stock Bullet's steps lose 4.3e-2 less than
+// released, lcp mode's 4.5e-2 (BulletAndLcpModesWalkToo).
 TEST(CompassGait, StrikesTakeWhatTheStepReleases) {
   std::vector<double> worst;  // per timestep, the largest imbalance of a strike's events
   for (const double h : {1.0 / 240, 1.0 / 960, 1.0 / 1920}) {

@@ -552,14 +552,13 @@ TEST(JointsVariational, JointedBallInTheGroundIsPushedOutThroughItsJoint) {
 
 // Six balls (r = 5 cm, 0.2 kg) in a row on the ground, each joined to the next by a point joint
 // where they touch, rolling off at 0.3 m/s with μ = 0.8, plastic: once they stop slipping their
-// contacts are pinned in the row's constrained flow, and the balls rest on the ground. Each pair of
-// pins holds its joint's rows again (two neighbours pinned at their bottoms fix the joint between
-// them); the rows the joints hold already are left out, else the pinned flow does not converge and
-// the row is held at the velocity level every step (at 20 times the cost). A ball the pinned flow
-// would pull off the ground while it rests there (just landed) is not let go: let go, it lands
-// again and again (116 landings in one step, ended by the Zeno guard). A ball that a hold lifted
-// is pinned touching: let go, its joints kept two balls up by 13 and 18 µm. Measured: pinned from
-// the sixth step on, no step at the event limit, every ball on the ground to 1e-16 m.
+// contacts are pinned in the row's constrained flow, and the balls rest on the ground. Each check
+// guards one rule of the pins: pins repeat the joints' rows (two neighbours pinned at their bottoms
+// fix the joint between them), which are left out, or the pinned flow does not converge and the
+// row is held at the velocity level; a ball that rests on the ground and would be pulled up is not
+// let go, or it lands again and again up to the Zeno guard; a ball a hold lifted is pinned
+// touching, or its joints keep it up. Measured: pinned from the sixth step on, no step at the event
+// limit, every ball on the ground to 1e-16 m.
 TEST(JointsVariational, BallsJoinedInARowAreHeldByPinsOnceTheyRoll) {
   Scene<DynamicsWorld> scene(
       test::configWithMaterial(SolverKind::variational, ImpactLawKind::kNewton, 0.0, 0.8));
