@@ -16,8 +16,14 @@ class Random {
     return std::uniform_real_distribution<double>(lo, hi)(engine_);
   }
 
+  // Here and below each draw is its own statement: a call's arguments and an operator's operands
+  // are evaluated in an order the compiler picks (g++ last to first, clang first to last), and
+  // the cases must not depend on it. The order is g++'s, the one the tolerances were measured in.
   core::Vec3 vector(double scale) {
-    return core::Vec3(uniform(-scale, scale), uniform(-scale, scale), uniform(-scale, scale));
+    const double z = uniform(-scale, scale);
+    const double y = uniform(-scale, scale);
+    const double x = uniform(-scale, scale);
+    return {x, y, z};
   }
 
   core::Vec3 unitVector() {
@@ -28,7 +34,11 @@ class Random {
     return v.normalized();
   }
 
-  core::Mat3 rotation() { return core::expSO3(uniform(0.0, 3.1) * unitVector()); }
+  core::Mat3 rotation() {
+    const core::Vec3 axis = unitVector();
+    const double angle = uniform(0.0, 3.1);
+    return core::expSO3(angle * axis);
+  }
 
   // A full (non-diagonal) inertia tensor: random principal moments obeying the triangle
   // inequality, in a random principal frame.
@@ -40,7 +50,11 @@ class Random {
     return 0.5 * (J + J.transpose());
   }
 
-  core::MassProperties body() { return core::MassProperties::create(uniform(0.5, 3.0), inertia()); }
+  core::MassProperties body() {
+    const core::Mat3 J = inertia();
+    const double mass = uniform(0.5, 3.0);
+    return core::MassProperties::create(mass, J);
+  }
 
  private:
   std::mt19937_64 engine_;

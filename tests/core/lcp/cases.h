@@ -127,8 +127,11 @@ inline void halmPosaStepLcp(Random& random, Eigen::Index m, Eigen::MatrixXd& W,
   const Eigen::MatrixXd Minv = spdMatrix(random, nv).inverse();
   Eigen::MatrixXd Jbar(m + nD, nv);
   Jbar << Jn, JD;
-  const Eigen::Vector3d v(random.uniform(-1.0, 1.0), random.uniform(-2.0, -0.5),
-                          random.uniform(-1.0, 1.0));
+  // One draw per statement, z, y, x, as in Random::vector.
+  const double vz = random.uniform(-1.0, 1.0);
+  const double vy = random.uniform(-2.0, -0.5);
+  const double vx = random.uniform(-1.0, 1.0);
+  const Eigen::Vector3d v(vx, vy, vz);
   W = Eigen::MatrixXd::Zero(5 * m, 5 * m);
   W.block(0, m, m, m) = -Eigen::MatrixXd::Identity(m, m);
   W.block(m, 0, m, m) = Eigen::MatrixXd::Identity(m, m);
