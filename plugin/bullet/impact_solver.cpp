@@ -79,7 +79,7 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
   std::vector<ImpactEvent> impacts = detail::resolveImpacts(island, config_, settings_);
   detail::applyForces(island, 0.5);
   if (island.jointRows.empty()) {
-    detail::solveContacts(island, info.m_numIterations);
+    detail::solveContacts(island, info.m_numIterations, contactWorkspace_);
   } else {
     const core::contact::JointSolveReport report = detail::solveJoints(island, info);
     if (!report.ok()) warnings_.push_back(report.message);

@@ -97,6 +97,9 @@ Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManif
                     const MaterialLookup& materialOf, const PatchImpulses& patchImpulses) {
   Island island;
   island.timeStep = timeStep;
+  // A manifold holds up to four points (a pair held at its patch corners may add more): the
+  // contacts grow once, not by doubling (a pile of 580 contacts reallocated ten times a step).
+  island.contacts.reserve(4 * static_cast<std::size_t>(numManifolds));
   const auto indexOf = [&](const btCollisionObject* object) { return bodyIndex(island, object); };
   for (int i = 0; i < numBodies; ++i) {
     const btRigidBody* rigid = btRigidBody::upcast(bodies[i]);
@@ -210,14 +213,15 @@ std::vector<core::contact::PersistentContact> solverContacts(const Island& islan
   return held;
 }
 
-core::contact::PersistentContactReport solveContacts(Island& island, int sweeps) {
+core::contact::PersistentContactReport solveContacts(
+    Island& island, int sweeps, core::contact::PersistentContactWorkspace& workspace) {
   std::vector<core::impact::ContactBody> states = statesOf(island);
   std::vector<core::contact::PersistentContact> held = solverContacts(island);
   core::contact::PersistentContactReport report;
   if (held.empty()) return report;
   core::contact::PersistentContactSettings settings;
   settings.maxIterations = sweeps;
-  report = core::contact::solvePersistentContacts(states, held, settings);
+  report = core::contact::solvePersistentContacts(states, held, settings, workspace);
   for (std::size_t i = 0; i < island.bodies.size(); ++i)
     island.bodies[i].state = states[i];
   for (std::size_t i = 0; i < held.size(); ++i)

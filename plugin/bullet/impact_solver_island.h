@@ -115,8 +115,9 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
                                         const ImpactSolverSettings& settings);
 
 // Stage 4: the persistent contacts (those closing within the step) by core::contact, in at most
-// `sweeps` sweeps.
-core::contact::PersistentContactReport solveContacts(Island& island, int sweeps);
+// `sweeps` sweeps, in `workspace`'s memory.
+core::contact::PersistentContactReport solveContacts(
+    Island& island, int sweeps, core::contact::PersistentContactWorkspace& workspace);
 // Stage 4 with joints: the joint rows and the closing contacts in one problem
 // (core::contact::solveJointsAndContacts) in at most info.m_numIterations rounds of at most as many
 // contact sweeps. A joint one of whose rows takes an impulse at or beyond its breaking threshold

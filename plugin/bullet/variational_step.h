@@ -607,6 +607,8 @@ class VariationalStep {
   detail::StepJoints m_joints;
   // Per joint group, its last kGroupProbesKept probes' flows (probeBody), oldest first.
   mutable std::vector<std::vector<GroupProbe>> m_groupProbes;
+  // The memory of the step's contact solves (solveHeldContacts), one at a time.
+  mutable core::contact::PersistentContactWorkspace m_contactWorkspace;
   // Per joint group, the impulses its joints gave (detail::JointImpulse) since the step's start
   // along the flows, strikes and kicks that led to its bodies' states: the motors' kicks (at
   // m_start), the states now (m_bodies), the trial states (m_trial). A flow taken back (a probe, a

@@ -341,7 +341,9 @@ core::contact::PersistentContactReport VariationalStep::solveHeldContacts(
   const core::contact::PersistentContactSettings settings =
       detail::forMassesOf(forEqualMasses, bodies);
   const std::vector<core::contact::JointRow> rows = islandJointRows(island);
-  if (rows.empty()) return core::contact::solvePersistentContacts(bodies, contacts, settings);
+  if (rows.empty()) {
+    return core::contact::solvePersistentContacts(bodies, contacts, settings, m_contactWorkspace);
+  }
   // The joints' rows held still (the flow leaves their velocities at zero; against the loads of
   // the hold they bear their share), solved with the contacts in block Gauss–Seidel rounds
   // (joint_rows.h), each round the contact solver's sweeps.

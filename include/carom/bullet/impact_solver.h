@@ -75,6 +75,7 @@
 
 #include "carom/bullet/config.h"
 #include "carom/bullet/impact_event.h"
+#include "carom/core/contact/persistent_contact.h"
 
 namespace carom {
 
@@ -155,6 +156,7 @@ class ImpactSolver : public btConstraintSolver {
   detail::PatchImpulses previousPatchImpulses_;
   detail::PatchImpulses patchImpulses_;
   std::vector<detail::JointWrite> jointWrites_;  ///< this step's, written by allSolved
+  core::contact::PersistentContactWorkspace contactWorkspace_;  ///< each island's contact solve's
   std::vector<std::string> warnings_, lastStepWarnings_;
 };
 

@@ -293,7 +293,8 @@ JointSolveReport solveJointsAndContacts(std::vector<ContactBody>& bodies, const 
   equalityImpulses = Eigen::VectorXd::Zero(equalityTargets.size());
   JointSolveReport report;
   report.status = PersistentContactStatus::kIterationLimit;
-  bool contactsApplied = false;  // whether v, w hold the contacts' impulses
+  bool contactsApplied = false;                 // whether v, w hold the contacts' impulses
+  PersistentContactWorkspace contactWorkspace;  // every round's contact solve's
   for (int round = 1; round <= settings.maxRounds; ++round) {
     report.rounds = round;
     const std::vector<Vec3> vStart = v, wStart = w;
@@ -306,7 +307,8 @@ JointSolveReport solveJointsAndContacts(std::vector<ContactBody>& bodies, const 
         work[i].linearVelocity = v[i];
         work[i].angularVelocity = w[i];
       }
-      solvePersistentContacts(work, contacts, settings.contacts);  // reapplies the impulses
+      // Reapplies the impulses.
+      solvePersistentContacts(work, contacts, settings.contacts, contactWorkspace);
       contactsApplied = true;
       for (std::size_t i = 0; i < work.size(); ++i) {
         v[i] = work[i].linearVelocity;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <iomanip>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -87,6 +88,32 @@ void validate(const std::vector<ContactBody>& bodies,
 
 }  // namespace
 
+struct PersistentContactWorkspace::Buffers {
+  std::vector<Vec3> v, w;  // the bodies' velocities during the solve
+  std::vector<double> reach, moved;
+  std::vector<SweepContact> sweep;
+  std::vector<Vec3> lambda;
+  std::vector<bool> fresh, changed;
+  std::vector<double> seenA, seenB;
+  std::vector<Vec3> vStart, wStart;
+  std::vector<double> movedStart, lowestAtTest;
+  std::vector<Vec3> step, direction;
+  std::vector<std::size_t> stepped, directed;
+  std::vector<bool> isDirected;
+  std::vector<Vec3> moves, uBefore;  // a momentum move's or a subspace step's
+  std::vector<Vec3> u;
+  std::vector<std::size_t> changing;
+};
+
+PersistentContactWorkspace::PersistentContactWorkspace() : buffers_(std::make_unique<Buffers>()) {}
+PersistentContactWorkspace::~PersistentContactWorkspace() = default;
+PersistentContactWorkspace::PersistentContactWorkspace(const PersistentContactWorkspace&)
+    : PersistentContactWorkspace() {}
+PersistentContactWorkspace& PersistentContactWorkspace::operator=(
+    const PersistentContactWorkspace&) {
+  return *this;
+}
+
 const char* toString(PersistentContactStatus status) {
   switch (status) {
     case PersistentContactStatus::kConverged:
@@ -102,7 +129,16 @@ const char* toString(PersistentContactStatus status) {
 PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies,
                                                 std::vector<PersistentContact>& contacts,
                                                 const PersistentContactSettings& settings) {
+  PersistentContactWorkspace workspace;
+  return solvePersistentContacts(bodies, contacts, settings, workspace);
+}
+
+PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies,
+                                                std::vector<PersistentContact>& contacts,
+                                                const PersistentContactSettings& settings,
+                                                PersistentContactWorkspace& workspace) {
   validate(bodies, contacts, settings);
+  PersistentContactWorkspace::Buffers& buffers = workspace.buffers();
   const auto totalEnergy = [&] {  // each body paired with the world, which adds nothing
     double energy = 0.0;
     for (const ContactBody& body : bodies)
@@ -110,7 +146,10 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     return energy;
   };
   const double energyBefore = totalEnergy();
-  std::vector<Vec3> v, w;  // the bodies' velocities during the solve
+  std::vector<Vec3>& v = buffers.v;  // the bodies' velocities during the solve
+  std::vector<Vec3>& w = buffers.w;
+  v.clear();
+  w.clear();
   for (const ContactBody& body : bodies) {
     v.push_back(body.linearVelocity);
     w.push_back(body.angularVelocity);
@@ -121,7 +160,10 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // the relative velocity at any of its contacts has changed (|Δω × r| ≤ |Δω| |r|). After a
   // disturbance (a body landing on a pile, with a warm start exact elsewhere) the sweeps then work
   // where the motion changes, not over the whole island.
-  std::vector<double> reach(bodies.size(), 0.0), moved(bodies.size(), 0.0);
+  std::vector<double>& reach = buffers.reach;
+  std::vector<double>& moved = buffers.moved;
+  reach.assign(bodies.size(), 0.0);
+  moved.assign(bodies.size(), 0.0);
   for (const PersistentContact& c : contacts) {
     for (const int index : {c.bodyA, c.bodyB}) {
       if (index != kWorld) {
@@ -150,8 +192,10 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     }
     return bound;
   };
-  std::vector<SweepContact> sweep;
-  std::vector<Vec3> lambda;  // the impulses in their contact frames
+  std::vector<SweepContact>& sweep = buffers.sweep;
+  std::vector<Vec3>& lambda = buffers.lambda;  // the impulses in their contact frames
+  sweep.clear();
+  lambda.clear();
   sweep.reserve(contacts.size());
   for (const PersistentContact& c : contacts) {  // the warm start first
     sweep.emplace_back(c, pairOf(bodies, c));
@@ -161,18 +205,26 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // Movement is counted from the warm start on: the sums stay small, their differences exact.
   std::fill(moved.begin(), moved.end(), 0.0);
   // Per contact: whether its last solve left it as it was, and its bodies' `moved` then.
-  std::vector<bool> fresh(contacts.size(), false), changed(contacts.size(), false);
-  std::vector<double> seenA(contacts.size()), seenB(contacts.size());
+  std::vector<bool>& fresh = buffers.fresh;
+  std::vector<bool>& changed = buffers.changed;
+  std::vector<double>& seenA = buffers.seenA;
+  std::vector<double>& seenB = buffers.seenB;
+  fresh.assign(contacts.size(), false);
+  changed.assign(contacts.size(), false);
+  seenA.assign(contacts.size(), 0.0);
+  seenB.assign(contacts.size(), 0.0);
 
   PersistentContactReport report;
   report.status = PersistentContactStatus::kIterationLimit;
-  std::vector<Vec3> vStart, wStart;
-  std::vector<double> movedStart;
+  std::vector<Vec3>& vStart = buffers.vStart;
+  std::vector<Vec3>& wStart = buffers.wStart;
+  std::vector<double>& movedStart = buffers.movedStart;
   // The largest change per sweep when it last fell by 1 %, and that sweep (settings.stallSweeps).
   double progressTo = std::numeric_limits<double>::infinity();
   int progressAt = 0;
   // The lowest largest change so far at each test, the k-th at sweep 4k (settings.crawlAbove).
-  std::vector<double> lowestAtTest;
+  std::vector<double>& lowestAtTest = buffers.lowestAtTest;
+  lowestAtTest.clear();
   // Nonsmooth nonlinear conjugate gradient (NNCG; Silcowitz, Niebe & Erleben 2010): after a sweep
   // the impulses move on along the conjugate direction p, p ← Δλ + βp with β = ‖Δλ‖² / ‖Δλ_prev‖²
   // (Fletcher–Reeves) of the sweeps' changes Δλ, restarted (p = 0) when a sweep changed more than
@@ -181,10 +233,19 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // onto the friction cones, and
   // undone (and p restarted) where it would raise the kinetic energy. The convergence test measures
   // the sweep alone, after the move: its fixed points are the LCP's solutions.
-  std::vector<Vec3> step(contacts.size(), Vec3::Zero());       // Δλ of the sweep
-  std::vector<Vec3> direction(contacts.size(), Vec3::Zero());  // p
-  std::vector<std::size_t> stepped, directed;  // the contacts with Δλ ≠ 0, with p ≠ 0
-  std::vector<bool> isDirected(contacts.size(), false);
+  std::vector<Vec3>& step = buffers.step;                 // Δλ of the sweep
+  std::vector<Vec3>& direction = buffers.direction;       // p
+  std::vector<std::size_t>& stepped = buffers.stepped;    // the contacts with Δλ ≠ 0
+  std::vector<std::size_t>& directed = buffers.directed;  // the contacts with p ≠ 0
+  std::vector<bool>& isDirected = buffers.isDirected;
+  step.assign(contacts.size(), Vec3::Zero());
+  direction.assign(contacts.size(), Vec3::Zero());
+  stepped.clear();
+  directed.clear();
+  isDirected.assign(contacts.size(), false);
+  // A momentum move's or a subspace step's impulse changes, and its contacts' velocities before.
+  std::vector<Vec3>& trialMoves = buffers.moves;
+  std::vector<Vec3>& trialBefore = buffers.uBefore;
   double lastStepNorm = 0.0;
   // Applies `moves` (contact-frame impulse changes) at contacts `indices`, whose relative
   // velocities before were `uBefore`, and keeps them where they lower the kinetic energy T (plus
@@ -231,13 +292,14 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     lastStepNorm = stepNorm;
     bool restart = !(beta <= 1.0);
     if (!restart && beta > 0.0) {
-      std::vector<Vec3> moves, uBefore;
+      trialMoves.clear();
+      trialBefore.clear();
       for (const std::size_t i : directed) {
-        moves.push_back(onFrictionCone(lambda[i] + beta * direction[i], contacts[i].friction) -
-                        lambda[i]);
-        uBefore.push_back(relativeVelocityOf(v, w, sweep[i]));
+        trialMoves.push_back(onFrictionCone(lambda[i] + beta * direction[i], contacts[i].friction) -
+                             lambda[i]);
+        trialBefore.push_back(relativeVelocityOf(v, w, sweep[i]));
       }
-      restart = !tryMoves(directed, moves, uBefore, false);
+      restart = !tryMoves(directed, trialMoves, trialBefore, false);
     }
     if (restart) {
       restartMomentum();
@@ -266,28 +328,30 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // active set, the exact solve of a wrong one can throw impulses along nearly redundant contacts.
   // Returns whether it was kept.
   const auto solveSubspace = [&](SubspaceMethod method, int maxProducts) {
-    std::vector<Vec3> u;
+    std::vector<Vec3>& u = buffers.u;
+    u.clear();
     for (const SweepContact& s : sweep)
       u.push_back(relativeVelocityOf(v, w, s));
     const std::optional<std::vector<Vec3>> change =
         subspaceStep(sweep, contacts, lambda, u, bodies, method, maxProducts, settings.tolerance);
     if (!change) return false;
-    std::vector<std::size_t> changing;  // the contacts the solve changes
-    std::vector<Vec3> uBefore;
+    std::vector<std::size_t>& changing = buffers.changing;  // the contacts the solve changes
+    changing.clear();
+    trialBefore.clear();
     for (std::size_t i = 0; i < contacts.size(); ++i) {
       if ((*change)[i] == Vec3::Zero()) continue;
       changing.push_back(i);
-      uBefore.push_back(u[i]);
+      trialBefore.push_back(u[i]);
     }
     // Along the solve's change, halved until the merit falls: projected onto the cones, a step
     // through a wrong active set can raise it, a shorter one less so.
     for (double fraction = 1.0; fraction >= kShortestSubspaceStep; fraction *= 0.5) {
-      std::vector<Vec3> moves;
+      trialMoves.clear();
       for (const std::size_t i : changing) {
-        moves.push_back(onFrictionCone(lambda[i] + fraction * (*change)[i], contacts[i].friction) -
-                        lambda[i]);
+        trialMoves.push_back(
+            onFrictionCone(lambda[i] + fraction * (*change)[i], contacts[i].friction) - lambda[i]);
       }
-      if (tryMoves(changing, moves, uBefore, true)) return true;
+      if (tryMoves(changing, trialMoves, trialBefore, true)) return true;
     }
     return false;
   };

@@ -2,6 +2,8 @@
 // everything that does not change during a solve, in the contact frame. Internal to carom_core.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "carom/core/contact/persistent_contact.h"
@@ -31,16 +33,38 @@ struct SweepContact {
 //         proj_disk(P_t − u_t / k), k the largest eigenvalue of K_tt: a projected gradient step
 //         whose fixed points on the rim have u_t ∥ −P_t, i.e. Coulomb's maximal dissipation
 //         (a K_tt⁻¹-scaled step would make u_t ∥ −K_tt P_t instead).
-Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& lambda0, double mu,
-                double approach);
+inline Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& lambda0, double mu,
+                       double approach) {
+  const double pn = std::max(0.0, lambda0(0) - (u0(0) + approach) / s.K(0, 0));
+  const Vec3 u = u0 + s.K.col(0) * (pn - lambda0(0));  // the normal update, tangents unchanged
+  const Eigen::Vector2d pt = lambda0.tail<2>(), ut = u.tail<2>();
+  const double radius = mu * pn;
+  Eigen::Vector2d next = pt - s.stick * ut;
+  if (next.norm() > radius) {
+    next = pt - ut / s.largestTangential;
+    if (next.norm() > radius) next *= radius / next.norm();
+  }
+  return {pn, next(0), next(1)};
+}
 
 // The nearest impulse to λ (contact frame) with λ_n ≥ 0 and ‖λ_t‖ ≤ μ λ_n, the tangent scaled
 // onto the disk.
-Vec3 onFrictionCone(const Vec3& lambda, double mu);
+inline Vec3 onFrictionCone(const Vec3& lambda, double mu) {
+  const double pn = std::max(0.0, lambda(0));
+  Eigen::Vector2d pt = lambda.tail<2>();
+  const double radius = mu * pn;
+  if (pt.norm() > radius) pt *= radius / pt.norm();
+  return {pn, pt(0), pt(1)};
+}
 
 // The contact-frame relative velocity u = v_B + ω_B × r_B − (v_A + ω_A × r_A) of velocities
 // v, ω indexed like the bodies (the world's are zero).
-Vec3 relativeVelocityOf(const std::vector<Vec3>& v, const std::vector<Vec3>& w,
-                        const SweepContact& c);
+inline Vec3 relativeVelocityOf(const std::vector<Vec3>& v, const std::vector<Vec3>& w,
+                               const SweepContact& c) {
+  Vec3 u = Vec3::Zero();
+  if (c.b != kWorld) u += c.frame.transpose() * v[c.b] + c.armB.transpose() * w[c.b];
+  if (c.a != kWorld) u -= c.frame.transpose() * v[c.a] + c.armA.transpose() * w[c.a];
+  return u;
+}
 
 }  // namespace carom::core::contact

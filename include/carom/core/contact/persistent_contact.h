@@ -18,6 +18,7 @@
 #pragma once
 
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,26 @@ struct PersistentContactReport {
   bool ok() const { return status == PersistentContactStatus::kConverged; }
 };
 
+/// The memory a solve works in: its contacts in their frames, the bodies' velocities during the
+/// sweeps and the sweeps' bookkeeping. A caller that solves every step, or several times a step,
+/// keeps one and passes it to each solve, which then allocates nothing once the workspace has grown
+/// to the island (a workspace made afresh for each solve cost the 55-box pyramid's lcp step about
+/// 130 page faults). One solve at a time may use a workspace; it carries nothing from one solve
+/// into the next, so a copy is a new, empty workspace.
+class PersistentContactWorkspace {
+ public:
+  PersistentContactWorkspace();
+  ~PersistentContactWorkspace();
+  PersistentContactWorkspace(const PersistentContactWorkspace&);
+  PersistentContactWorkspace& operator=(const PersistentContactWorkspace&);
+
+  struct Buffers;  // persistent_contact.cpp
+  Buffers& buffers() { return *buffers_; }
+
+ private:
+  std::unique_ptr<Buffers> buffers_;
+};
+
 /// Solves the contacts and updates the bodies' velocities and the contacts' impulses in place.
 /// Throws carom::Error naming the contact for an index out of range, a contact between the world
 /// and itself or a body and itself, a non-unit normal, a negative or non-finite μ or c, or an
@@ -119,5 +140,11 @@ struct PersistentContactReport {
 PersistentContactReport solvePersistentContacts(std::vector<impact::ContactBody>& bodies,
                                                 std::vector<PersistentContact>& contacts,
                                                 const PersistentContactSettings& settings = {});
+
+/// The same, working in `workspace`'s memory.
+PersistentContactReport solvePersistentContacts(std::vector<impact::ContactBody>& bodies,
+                                                std::vector<PersistentContact>& contacts,
+                                                const PersistentContactSettings& settings,
+                                                PersistentContactWorkspace& workspace);
 
 }  // namespace carom::core::contact
