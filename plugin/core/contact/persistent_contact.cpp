@@ -100,7 +100,9 @@ struct PersistentContactWorkspace::Buffers {
   std::vector<Vec3> step, direction;
   std::vector<std::size_t> stepped, directed;
   std::vector<bool> isDirected;
-  std::vector<Vec3> moves, uBefore;  // a momentum move's or a subspace step's
+  std::vector<Vec3> moves;  // a momentum move's or a subspace step's
+  std::vector<Vec3> vBefore, wBefore, linearImpulse, angularImpulse;  // per body, in a move's try
+  std::vector<double> movedBefore;
   std::vector<Vec3> u;
   std::vector<std::size_t> changing;
 };
@@ -243,30 +245,56 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   stepped.clear();
   directed.clear();
   isDirected.assign(contacts.size(), false);
-  // A momentum move's or a subspace step's impulse changes, and its contacts' velocities before.
+  // A momentum move's or a subspace step's impulse changes (contact frame).
   std::vector<Vec3>& trialMoves = buffers.moves;
-  std::vector<Vec3>& trialBefore = buffers.uBefore;
   double lastStepNorm = 0.0;
-  // Applies `moves` (contact-frame impulse changes) at contacts `indices`, whose relative
-  // velocities before were `uBefore`, and keeps them where they lower the kinetic energy T (plus
-  // Σ c ΔP_n `withAllowance`): its change is Σ Δλ·ū, ū the mean of each contact's relative velocity
-  // before and after. Else undoes them. Returns whether they were kept.
+  // Applies `moves` (contact-frame impulse changes) at contacts `indices` and keeps them where they
+  // lower the kinetic energy T (plus Σ c ΔP_n `withAllowance`), else restores the velocities as
+  // they were. Returns whether they were kept. T changes by Σ_b Δp_b·v̄_b + ΔL_b·ω̄_b over the
+  // bodies, Δp and ΔL the moves' linear and angular impulse on each and v̄, ω̄ the mean of its
+  // velocities before and after: exactly, T being quadratic. It equals Σ Δλ·ū over the contacts
+  // (ū the mean relative velocity), at a body's work instead of two relative velocities a contact.
+  std::vector<Vec3>& vBefore = buffers.vBefore;
+  std::vector<Vec3>& wBefore = buffers.wBefore;
+  std::vector<double>& movedBefore = buffers.movedBefore;
+  std::vector<Vec3>& linearImpulse = buffers.linearImpulse;
+  std::vector<Vec3>& angularImpulse = buffers.angularImpulse;
   const auto tryMoves = [&](const std::vector<std::size_t>& indices, const std::vector<Vec3>& moves,
-                            const std::vector<Vec3>& uBefore, bool withAllowance) {
-    for (std::size_t k = 0; k < indices.size(); ++k)
-      applyImpulse(sweep[indices[k]], moves[k]);
+                            bool withAllowance) {
+    vBefore = v;
+    wBefore = w;
+    movedBefore = moved;
+    linearImpulse.assign(bodies.size(), Vec3::Zero());
+    angularImpulse.assign(bodies.size(), Vec3::Zero());
     double change = 0.0;
     for (std::size_t k = 0; k < indices.size(); ++k) {
-      const std::size_t i = indices[k];
-      const Vec3 mean = 0.5 * (uBefore[k] + relativeVelocityOf(v, w, sweep[i]));
-      change += moves[k].dot(mean) + (withAllowance ? contacts[i].approach * moves[k](0) : 0.0);
+      const SweepContact& s = sweep[indices[k]];
+      applyImpulse(s, moves[k]);
+      const Vec3 impulse = s.frame * moves[k];  // on B, and −impulse on A
+      if (s.b != kWorld) {
+        linearImpulse[s.b] += impulse;
+        angularImpulse[s.b] += s.armB * moves[k];
+      }
+      if (s.a != kWorld) {
+        linearImpulse[s.a] -= impulse;
+        angularImpulse[s.a] -= s.armA * moves[k];
+      }
+      if (withAllowance) change += contacts[indices[k]].approach * moves[k](0);
+    }
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+      change += 0.5 * (linearImpulse[b].dot(v[b] + vBefore[b]) +
+                       angularImpulse[b].dot(w[b] + wBefore[b]));
     }
     const bool kept = change <= 0.0;
+    if (!kept) {
+      std::swap(v, vBefore);
+      std::swap(w, wBefore);
+      std::swap(moved, movedBefore);
+      return false;
+    }
     for (std::size_t k = 0; k < indices.size(); ++k) {
       const std::size_t i = indices[k];
-      if (!kept) {
-        applyImpulse(sweep[i], -moves[k]);
-      } else if (moves[k] != Vec3::Zero()) {
+      if (moves[k] != Vec3::Zero()) {
         lambda[i] += moves[k];
         changed[i] = true;
         fresh[i] = false;
@@ -293,13 +321,11 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     bool restart = !(beta <= 1.0);
     if (!restart && beta > 0.0) {
       trialMoves.clear();
-      trialBefore.clear();
       for (const std::size_t i : directed) {
         trialMoves.push_back(onFrictionCone(lambda[i] + beta * direction[i], contacts[i].friction) -
                              lambda[i]);
-        trialBefore.push_back(relativeVelocityOf(v, w, sweep[i]));
       }
-      restart = !tryMoves(directed, trialMoves, trialBefore, false);
+      restart = !tryMoves(directed, trialMoves, false);
     }
     if (restart) {
       restartMomentum();
@@ -337,11 +363,9 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     if (!change) return false;
     std::vector<std::size_t>& changing = buffers.changing;  // the contacts the solve changes
     changing.clear();
-    trialBefore.clear();
     for (std::size_t i = 0; i < contacts.size(); ++i) {
       if ((*change)[i] == Vec3::Zero()) continue;
       changing.push_back(i);
-      trialBefore.push_back(u[i]);
     }
     // Along the solve's change, halved until the merit falls: projected onto the cones, a step
     // through a wrong active set can raise it, a shorter one less so.
@@ -351,7 +375,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
         trialMoves.push_back(
             onFrictionCone(lambda[i] + fraction * (*change)[i], contacts[i].friction) - lambda[i]);
       }
-      if (tryMoves(changing, trialMoves, trialBefore, true)) return true;
+      if (tryMoves(changing, trialMoves, true)) return true;
     }
     return false;
   };
