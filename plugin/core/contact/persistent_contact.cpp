@@ -185,12 +185,12 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       moved[index] += bound;
       return bound;
     };
+    const Vec3 impulse = c.frame * lambda;  // world frame
     double bound = 0.0;
-    if (c.b != kWorld) {
-      bound += kick(c.b, c.inverseMassB, c.inverseMassB * (c.frame * lambda), c.turnB * lambda);
-    }
+    if (c.b != kWorld)
+      bound += kick(c.b, c.inverseMassB, c.inverseMassB * impulse, c.turnB * lambda);
     if (c.a != kWorld) {
-      bound += kick(c.a, c.inverseMassA, -c.inverseMassA * (c.frame * lambda), -(c.turnA * lambda));
+      bound += kick(c.a, c.inverseMassA, -c.inverseMassA * impulse, -(c.turnA * lambda));
     }
     return bound;
   };
