@@ -126,7 +126,8 @@ class PersistentContactWorkspace {
   PersistentContactWorkspace(const PersistentContactWorkspace&);
   PersistentContactWorkspace& operator=(const PersistentContactWorkspace&);
 
-  struct Buffers;  // persistent_contact.cpp
+  /// The memory itself; defined and used by the solver only (persistent_contact.cpp).
+  struct Buffers;
   Buffers& buffers() { return *buffers_; }
 
  private:
