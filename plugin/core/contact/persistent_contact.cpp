@@ -175,22 +175,26 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   }
   const auto movedOf = [&](int index) { return index == kWorld ? 0.0 : moved[index]; };
   // The contact-frame impulse λ on B and −λ on A: Δv = P/m, Δω = J⁻¹ (r × P). Returns the bound
-  // |Δv| + |Δω| reach summed over its bodies, each body's part added to its `moved`.
+  // |Δv| + |Δω| reach summed over its bodies, each body's part added to its `moved`; |Δω| is
+  // bounded by the turn's Frobenius norm times |λ|, which spares a square root per body.
   const auto applyImpulse = [&](const SweepContact& c, const Vec3& lambda) {
     const double size = lambda.norm();
-    const auto kick = [&](int index, double inverseMass, const Vec3& dv, const Vec3& dw) {
+    const auto kick = [&](int index, double inverseMass, double turnBound, const Vec3& dv,
+                          const Vec3& dw) {
       v[index] += dv;
       w[index] += dw;
-      const double bound = inverseMass * size + dw.norm() * reach[index];
+      const double bound = (inverseMass + turnBound * reach[index]) * size;
       moved[index] += bound;
       return bound;
     };
     const Vec3 impulse = c.frame * lambda;  // world frame
     double bound = 0.0;
-    if (c.b != kWorld)
-      bound += kick(c.b, c.inverseMassB, c.inverseMassB * impulse, c.turnB * lambda);
+    if (c.b != kWorld) {
+      bound += kick(c.b, c.inverseMassB, c.turnBoundB, c.inverseMassB * impulse, c.turnB * lambda);
+    }
     if (c.a != kWorld) {
-      bound += kick(c.a, c.inverseMassA, -c.inverseMassA * impulse, -(c.turnA * lambda));
+      bound +=
+          kick(c.a, c.inverseMassA, c.turnBoundA, -c.inverseMassA * impulse, -(c.turnA * lambda));
     }
     return bound;
   };

@@ -15,6 +15,8 @@ SweepContact::SweepContact(const PersistentContact& c, const impact::Contact& pa
   }
   turnA = pair.a.inverseInertiaWorld * armA;
   turnB = pair.b.inverseInertiaWorld * armB;
+  turnBoundA = turnA.norm();
+  turnBoundB = turnB.norm();
   K = frame.transpose() * impact::inverseMassMatrix(pair) * frame;
   const Eigen::Matrix2d ktt = K.bottomRightCorner<2, 2>();
   stick = ktt.inverse();  // K_tt is positive definite: a contact has a body with mass

@@ -17,12 +17,13 @@ struct SweepContact {
   SweepContact(const PersistentContact& c, const impact::Contact& pair);
   int a, b;
   double inverseMassA, inverseMassB;
-  Mat3 frame;                // columns n, t₁, t₂ (world)
-  Mat3 armA, armB;           // columns r × d_k, r = p − x: u along d_k gains ω·(r × d_k)
-  Mat3 turnA, turnB;         // columns J⁻¹(r × d_k): the turn per unit impulse along d_k
-  Mat3 K;                    // the Delassus matrix in the contact frame
-  Eigen::Matrix2d stick;     // K_tt⁻¹, K_tt the tangential block
-  double largestTangential;  // K_tt's largest eigenvalue
+  Mat3 frame;                     // columns n, t₁, t₂ (world)
+  Mat3 armA, armB;                // columns r × d_k, r = p − x: u along d_k gains ω·(r × d_k)
+  Mat3 turnA, turnB;              // columns J⁻¹(r × d_k): the turn per unit impulse along d_k
+  double turnBoundA, turnBoundB;  // Frobenius norms of turnA, turnB: |Δω| ≤ this × |λ|
+  Mat3 K;                         // the Delassus matrix in the contact frame
+  Eigen::Matrix2d stick;          // K_tt⁻¹, K_tt the tangential block
+  double largestTangential;       // K_tt's largest eigenvalue
 };
 
 // The contact-frame impulse after one local solve, from λ0 with relative velocity u0 (contact
@@ -61,10 +62,10 @@ inline Vec3 onFrictionCone(const Vec3& lambda, double mu) {
 // v, ω indexed like the bodies (the world's are zero).
 inline Vec3 relativeVelocityOf(const std::vector<Vec3>& v, const std::vector<Vec3>& w,
                                const SweepContact& c) {
-  Vec3 u = Vec3::Zero();
-  if (c.b != kWorld) u += c.frame.transpose() * v[c.b] + c.armB.transpose() * w[c.b];
-  if (c.a != kWorld) u -= c.frame.transpose() * v[c.a] + c.armA.transpose() * w[c.a];
-  return u;
+  if (c.a == kWorld) return c.frame.transpose() * v[c.b] + c.armB.transpose() * w[c.b];
+  if (c.b == kWorld) return -(c.frame.transpose() * v[c.a] + c.armA.transpose() * w[c.a]);
+  return c.frame.transpose() * (v[c.b] - v[c.a]) + c.armB.transpose() * w[c.b] -
+         c.armA.transpose() * w[c.a];
 }
 
 }  // namespace carom::core::contact
