@@ -61,6 +61,8 @@ void validate(const std::vector<ContactBody>& bodies,
     throw Error("PersistentContactSettings.subspaceSolves must not be negative");
   }
   const int count = static_cast<int>(bodies.size());
+  // Each body checked once, at its first contact: a pile's bodies have ten contacts each.
+  std::vector<bool> checked(bodies.size(), false);
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     const PersistentContact& c = contacts[i];
     // Built only to throw: a landing's hold validates a few hundred contacts.
@@ -79,7 +81,12 @@ void validate(const std::vector<ContactBody>& bodies,
     }
     if (!c.impulse.allFinite()) throw Error(name() + ": warm-start impulse is not finite");
     try {
-      impact::validateContact(pairOf(bodies, c));
+      for (const auto& [index, role] : {std::pair{c.bodyA, "A"}, std::pair{c.bodyB, "B"}}) {
+        if (index == kWorld || checked[index]) continue;
+        impact::validateContactBody(bodies[index], role);
+        checked[index] = true;
+      }
+      impact::validateContactGeometry(pairOf(bodies, c));
     } catch (const Error& e) {
       throw Error(name() + ": " + e.what());
     }

@@ -26,32 +26,6 @@ bool positiveDefinite(const Mat3& m) {
   return d3 > 0.0;
 }
 
-void validateBody(const ContactBody& body, const std::string& name) {
-  if (!std::isfinite(body.inverseMass) || body.inverseMass < 0.0) {
-    throw Error("contact body " + name + ": inverse mass must be finite and non-negative");
-  }
-  if (!body.inverseInertiaWorld.allFinite()) {
-    throw Error("contact body " + name + ": inverse inertia is not finite");
-  }
-  const Mat3& inertia = body.inverseInertiaWorld;
-  const double scale = inertia.cwiseAbs().maxCoeff();
-  if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale) {
-    throw Error("contact body " + name + ": inverse inertia is not symmetric");
-  }
-  // Smallest eigenvalue >= −1e-12 scale, tested as "J⁻¹ + 1e-12 scale I is positive definite":
-  // the pivots of its LDLᵀ factorization instead of an eigen-decomposition on every impact. Their
-  // rounding (~1e-15 scale) is far below the tolerance, so the verdict is the eigenvalue test's.
-  if (scale > 0.0 && !positiveDefinite(inertia + 1e-12 * scale * Mat3::Identity())) {
-    throw Error("contact body " + name + ": inverse inertia is not positive semi-definite");
-  }
-  if (!body.centerOfMass.allFinite())
-    throw Error("contact body " + name + ": centre of mass is not finite");
-  if (!body.linearVelocity.allFinite())
-    throw Error("contact body " + name + ": linear velocity is not finite");
-  if (!body.angularVelocity.allFinite())
-    throw Error("contact body " + name + ": angular velocity is not finite");
-}
-
 bool immovable(const ContactBody& body) {
   return body.inverseMass == 0.0 && body.inverseInertiaWorld.isZero(0.0);
 }
@@ -83,9 +57,39 @@ double bodyKineticEnergy(const ContactBody& body) {
 
 }  // namespace
 
+void validateContactBody(const ContactBody& body, const std::string& role) {
+  if (!std::isfinite(body.inverseMass) || body.inverseMass < 0.0) {
+    throw Error("contact body " + role + ": inverse mass must be finite and non-negative");
+  }
+  if (!body.inverseInertiaWorld.allFinite()) {
+    throw Error("contact body " + role + ": inverse inertia is not finite");
+  }
+  const Mat3& inertia = body.inverseInertiaWorld;
+  const double scale = inertia.cwiseAbs().maxCoeff();
+  if ((inertia - inertia.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale) {
+    throw Error("contact body " + role + ": inverse inertia is not symmetric");
+  }
+  // Smallest eigenvalue >= −1e-12 scale, tested as "J⁻¹ + 1e-12 scale I is positive definite":
+  // the pivots of its LDLᵀ factorization instead of an eigen-decomposition on every impact. Their
+  // rounding (~1e-15 scale) is far below the tolerance, so the verdict is the eigenvalue test's.
+  if (scale > 0.0 && !positiveDefinite(inertia + 1e-12 * scale * Mat3::Identity())) {
+    throw Error("contact body " + role + ": inverse inertia is not positive semi-definite");
+  }
+  if (!body.centerOfMass.allFinite())
+    throw Error("contact body " + role + ": centre of mass is not finite");
+  if (!body.linearVelocity.allFinite())
+    throw Error("contact body " + role + ": linear velocity is not finite");
+  if (!body.angularVelocity.allFinite())
+    throw Error("contact body " + role + ": angular velocity is not finite");
+}
+
 void validateContact(const Contact& contact) {
-  validateBody(contact.a, "A");
-  validateBody(contact.b, "B");
+  validateContactBody(contact.a, "A");
+  validateContactBody(contact.b, "B");
+  validateContactGeometry(contact);
+}
+
+void validateContactGeometry(const Contact& contact) {
   if (!contact.point.allFinite()) throw Error("contact point is not finite");
   if (!contact.normal.allFinite() || std::abs(contact.normal.norm() - 1.0) > 1e-9) {
     throw Error("contact normal must be finite and of unit length");

@@ -45,6 +45,14 @@ struct ImpactOutcome {
 /// 1e-9), or both bodies are immovable.
 void validateContact(const Contact& contact);
 
+/// validateContact's checks of one body, named `role` ("A" or "B") in the message: for a solver of
+/// many contacts that checks each body once, not once per contact.
+void validateContactBody(const ContactBody& body, const std::string& role);
+
+/// validateContact's checks of the contact itself: its point, its normal, and that one of its
+/// bodies can move.
+void validateContactGeometry(const Contact& contact);
+
 /// Velocity of B's material point at the contact minus A's (m/s).
 Vec3 relativeVelocity(const Contact& contact);
 
