@@ -472,23 +472,34 @@ std::vector<int> VariationalStep::addPair(const btCollisionObject* a, const btCo
   if (!a->checkCollideWith(b) || !b->checkCollideWith(a)) return added;
   const int bodyA = stepIndexOf(a), bodyB = stepIndexOf(b);
   if (bodyA == kFixed && bodyB == kFixed) return added;
-  for (const int childA : childrenToPair(a, b)) {
-    for (const int childB : childrenToPair(b, a)) {
-      CandidatePair pair{a, b, bodyA, bodyB, childA, childB, 0.0};
-      pair.reversed = facesAway(pair);
-      const int p = static_cast<int>(m_pairs.size());
-      m_pairs.push_back(pair);
-      m_tracks.emplace_back();
-      if (startGapNow) {
-        findStartGap(p);
-      } else {
-        m_tracks.back().startGapPending = true;
-      }
-      for (const int body : {pair.bodyA, pair.bodyB}) {
-        if (body != kFixed) m_pairsOf[body].push_back(p);
-      }
-      added.push_back(p);
+  const auto addChildren = [&](int childA, int childB) {
+    CandidatePair pair{a, b, bodyA, bodyB, childA, childB, 0.0};
+    pair.reversed = facesAway(pair);
+    const int p = static_cast<int>(m_pairs.size());
+    m_pairs.push_back(pair);
+    m_tracks.emplace_back();
+    if (startGapNow) {
+      findStartGap(p);
+    } else {
+      m_tracks.back().startGapPending = true;
     }
+    for (const int body : {pair.bodyA, pair.bodyB}) {
+      if (body != kFixed) m_pairsOf[body].push_back(p);
+    }
+    added.push_back(p);
+  };
+  // Two shapes taken whole (most pairs) need no child lists: a step adds every pair afresh.
+  const auto whole = [](const btCollisionObject* object) {
+    const btCollisionShape& shape = *object->getCollisionShape();
+    return !shape.isCompound() && !isTriangleMesh(shape);
+  };
+  if (whole(a) && whole(b)) {
+    addChildren(kWholeShape, kWholeShape);
+    return added;
+  }
+  for (const int childA : childrenToPair(a, b)) {
+    for (const int childB : childrenToPair(b, a))
+      addChildren(childA, childB);
   }
   return added;
 }
