@@ -98,7 +98,7 @@ Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManif
   Island island;
   island.timeStep = timeStep;
   // A manifold holds up to four points (a pair held at its patch corners may add more): the
-  // contacts grow once, not by doubling (a pile of 580 contacts reallocated ten times a step).
+  // contacts grow once, not by doubling through a pile's hundreds.
   island.contacts.reserve(4 * static_cast<std::size_t>(numManifolds));
   const auto indexOf = [&](const btCollisionObject* object) { return bodyIndex(island, object); };
   for (int i = 0; i < numBodies; ++i) {

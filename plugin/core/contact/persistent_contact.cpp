@@ -360,10 +360,9 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   };
   // Subspace minimisation (subspace_step.h): the active rows solved at once, the result projected
   // onto the friction cones; kept where it lowers T + Σ c P_n, which every local solve of a sweep
-  // lowers too (T the bodies' kinetic energy; its change is Σ ΔP·ū, ū the mean of each contact's
-  // relative velocity before and after), else undone: where the sweeps have not yet found the
-  // active set, the exact solve of a wrong one can throw impulses along nearly redundant contacts.
-  // Returns whether it was kept.
+  // lowers too (T the bodies' kinetic energy, its change measured by tryMoves), else undone: where
+  // the sweeps have not yet found the active set, the exact solve of a wrong one can throw impulses
+  // along nearly redundant contacts. Returns whether it was kept.
   const auto solveSubspace = [&](SubspaceMethod method, int maxProducts) {
     std::vector<Vec3>& u = buffers.u;
     u.clear();
