@@ -156,7 +156,8 @@ Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManif
 }
 
 int bodyIndex(Island& island, const btCollisionObject* object) {
-  const auto [it, added] = island.index.emplace(object, static_cast<int>(island.bodies.size()));
+  // try_emplace: a contact's bodies are mostly known already, and emplace would build a node first.
+  const auto [it, added] = island.index.try_emplace(object, static_cast<int>(island.bodies.size()));
   if (added) island.bodies.push_back(makeBody(object));
   return it->second;
 }
@@ -170,10 +171,10 @@ std::vector<core::impact::ContactBody> statesOf(const Island& island) {
 }
 
 double normalVelocity(const Island& island, const IslandContact& contact) {
-  const core::impact::Contact pair{island.bodies[contact.bodyA].state,
-                                   island.bodies[contact.bodyB].state, contact.point,
-                                   contact.normal};
-  return core::impact::relativeVelocity(pair).dot(contact.normal);
+  using core::impact::pointVelocity;
+  return (pointVelocity(island.bodies[contact.bodyB].state, contact.point) -
+          pointVelocity(island.bodies[contact.bodyA].state, contact.point))
+      .dot(contact.normal);
 }
 
 void computeForces(Island& island, const btContactSolverInfo& info) {

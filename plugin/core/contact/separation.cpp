@@ -61,17 +61,17 @@ std::vector<PseudoVelocity> separationVelocities(const std::vector<impact::Conta
   const int count = static_cast<int>(bodies.size());
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Separation& row = rows[i];
-    const std::string name = "separation " + std::to_string(i);
+    const auto name = [i] { return "separation " + std::to_string(i); };  // built only to throw
     for (const int index : {row.bodyA, row.bodyB}) {
       if (index != kWorld && (index < 0 || index >= count))
-        throw Error(name + ": body index " + std::to_string(index) + " is out of range");
+        throw Error(name() + ": body index " + std::to_string(index) + " is out of range");
     }
-    if (row.bodyA == row.bodyB) throw Error(name + ": a body cannot overlap itself");
-    if (!row.point.allFinite()) throw Error(name + ": point is not finite");
+    if (row.bodyA == row.bodyB) throw Error(name() + ": a body cannot overlap itself");
+    if (!row.point.allFinite()) throw Error(name() + ": point is not finite");
     if (!row.normal.allFinite() || std::abs(row.normal.norm() - 1.0) > 1e-9)
-      throw Error(name + ": normal must be finite and of unit length");
+      throw Error(name() + ": normal must be finite and of unit length");
     if (!std::isfinite(row.speed) || row.speed < 0)
-      throw Error(name + ": speed must be finite and non-negative");
+      throw Error(name() + ": speed must be finite and non-negative");
   }
   if (joints) return heldSeparationVelocities(bodies, rows, sweeps, *joints);
   // Each row's bodies, arms and turns, fixed during the sweeps: a sweep then costs a few dot

@@ -30,10 +30,6 @@ bool immovable(const ContactBody& body) {
   return body.inverseMass == 0.0 && body.inverseInertiaWorld.isZero(0.0);
 }
 
-Vec3 pointVelocity(const ContactBody& body, const Vec3& point) {
-  return body.linearVelocity + body.angularVelocity.cross(point - body.centerOfMass);
-}
-
 double bodyKineticEnergy(const ContactBody& body) {
   double energy = 0.0;
   if (body.inverseMass > 0.0) energy += 0.5 * body.linearVelocity.squaredNorm() / body.inverseMass;
@@ -97,6 +93,10 @@ void validateContactGeometry(const Contact& contact) {
   if (immovable(contact.a) && immovable(contact.b)) {
     throw Error("contact: both bodies are immovable (zero inverse mass and inertia)");
   }
+}
+
+Vec3 pointVelocity(const ContactBody& body, const Vec3& point) {
+  return body.linearVelocity + body.angularVelocity.cross(point - body.centerOfMass);
 }
 
 Vec3 relativeVelocity(const Contact& contact) {
