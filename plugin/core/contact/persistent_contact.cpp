@@ -107,9 +107,9 @@ struct PersistentContactWorkspace::Buffers {
   std::vector<Vec3> step, direction;
   std::vector<std::size_t> stepped, directed;
   std::vector<bool> isDirected;
-  std::vector<Vec3> moves;  // a momentum move's or a subspace step's
-  std::vector<Vec3> vBefore, wBefore, linearImpulse, angularImpulse;  // per body, in a move's try
-  std::vector<double> movedBefore;
+  std::vector<Vec3> moves;                          // a momentum move's or a subspace step's
+  std::vector<Vec3> linearImpulse, angularImpulse;  // per body, in a move's try
+  std::vector<double> movedInTry;
   std::vector<Vec3> u;
   std::vector<std::size_t> changing;
 };
@@ -184,13 +184,17 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // The contact-frame impulse λ on B and −λ on A: Δv = P/m, Δω = J⁻¹ (r × P). Returns the bound
   // |Δv| + |Δω| reach summed over its bodies, each body's part added to its `moved`; |Δω| is
   // bounded by the turn's Frobenius norm times |λ|, which spares a square root per body.
+  // A contact-frame impulse of size |λ| on a body: its bound |Δv| + |Δω| reach.
+  const auto moveBound = [&](int index, double inverseMass, double turnBound, double size) {
+    return (inverseMass + turnBound * reach[index]) * size;
+  };
   const auto applyImpulse = [&](const SweepContact& c, const Vec3& lambda) {
     const double size = lambda.norm();
     const auto kick = [&](int index, double inverseMass, double turnBound, const Vec3& dv,
                           const Vec3& dw) {
       v[index] += dv;
       w[index] += dw;
-      const double bound = (inverseMass + turnBound * reach[index]) * size;
+      const double bound = moveBound(index, inverseMass, turnBound, size);
       moved[index] += bound;
       return bound;
     };
@@ -211,7 +215,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   lambda.clear();
   sweep.reserve(contacts.size());
   for (const PersistentContact& c : contacts) {  // the warm start first
-    sweep.emplace_back(c, pairOf(bodies, c));
+    sweep.emplace_back(c, bodyAt(bodies, c.bodyA), bodyAt(bodies, c.bodyB));
     lambda.push_back(sweep.back().frame.transpose() * c.impulse);
     applyImpulse(sweep.back(), lambda.back());
   }
@@ -259,49 +263,49 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // A momentum move's or a subspace step's impulse changes (contact frame).
   std::vector<Vec3>& trialMoves = buffers.moves;
   double lastStepNorm = 0.0;
-  // Applies `moves` (contact-frame impulse changes) at contacts `indices` and keeps them where they
-  // lower the kinetic energy T (plus Σ c ΔP_n `withAllowance`), else restores the velocities as
-  // they were. Returns whether they were kept. T changes by Σ_b Δp_b·v̄_b + ΔL_b·ω̄_b over the
-  // bodies, Δp and ΔL the moves' linear and angular impulse on each and v̄, ω̄ the mean of its
-  // velocities before and after: exactly, T being quadratic. It equals Σ Δλ·ū over the contacts
-  // (ū the mean relative velocity), at a body's work instead of two relative velocities a contact.
-  std::vector<Vec3>& vBefore = buffers.vBefore;
-  std::vector<Vec3>& wBefore = buffers.wBefore;
-  std::vector<double>& movedBefore = buffers.movedBefore;
+  // Applies `moves` (contact-frame impulse changes) at contacts `indices` where they lower the
+  // kinetic energy T (plus Σ c ΔP_n `withAllowance`), and returns whether they did. The moves'
+  // linear and angular impulse on each body, Δp and ΔL, are summed first: T changes by
+  // Σ_b Δp_b·(v_b + Δv_b/2) + ΔL_b·(ω_b + Δω_b/2), Δv = Δp/m and Δω = J⁻¹ΔL, exactly (T is
+  // quadratic), so a move that fails the test costs no velocity update and nothing to undo.
   std::vector<Vec3>& linearImpulse = buffers.linearImpulse;
   std::vector<Vec3>& angularImpulse = buffers.angularImpulse;
+  std::vector<double>& movedInTry =
+      buffers.movedInTry;  // each body's share of applyImpulse's bound
   const auto tryMoves = [&](const std::vector<std::size_t>& indices, const std::vector<Vec3>& moves,
                             bool withAllowance) {
-    vBefore = v;
-    wBefore = w;
-    movedBefore = moved;
     linearImpulse.assign(bodies.size(), Vec3::Zero());
     angularImpulse.assign(bodies.size(), Vec3::Zero());
+    movedInTry.assign(bodies.size(), 0.0);
     double change = 0.0;
     for (std::size_t k = 0; k < indices.size(); ++k) {
       const SweepContact& s = sweep[indices[k]];
-      applyImpulse(s, moves[k]);
       const Vec3 impulse = s.frame * moves[k];  // on B, and −impulse on A
+      const double size = moves[k].norm();
       if (s.b != kWorld) {
         linearImpulse[s.b] += impulse;
         angularImpulse[s.b] += s.armB * moves[k];
+        movedInTry[s.b] += moveBound(s.b, s.inverseMassB, s.turnBoundB, size);
       }
       if (s.a != kWorld) {
         linearImpulse[s.a] -= impulse;
         angularImpulse[s.a] -= s.armA * moves[k];
+        movedInTry[s.a] += moveBound(s.a, s.inverseMassA, s.turnBoundA, size);
       }
       if (withAllowance) change += contacts[indices[k]].approach * moves[k](0);
     }
+    const auto turnOf = [&](std::size_t b) -> Vec3 {
+      return bodies[b].inverseInertiaWorld * angularImpulse[b];
+    };
     for (std::size_t b = 0; b < bodies.size(); ++b) {
-      change += 0.5 * (linearImpulse[b].dot(v[b] + vBefore[b]) +
-                       angularImpulse[b].dot(w[b] + wBefore[b]));
+      change += linearImpulse[b].dot(v[b] + 0.5 * bodies[b].inverseMass * linearImpulse[b]) +
+                angularImpulse[b].dot(w[b] + 0.5 * turnOf(b));
     }
-    const bool kept = change <= 0.0;
-    if (!kept) {
-      std::swap(v, vBefore);
-      std::swap(w, wBefore);
-      std::swap(moved, movedBefore);
-      return false;
+    if (!(change <= 0.0)) return false;
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+      v[b] += bodies[b].inverseMass * linearImpulse[b];
+      w[b] += turnOf(b);
+      moved[b] += movedInTry[b];
     }
     for (std::size_t k = 0; k < indices.size(); ++k) {
       const std::size_t i = indices[k];
@@ -311,7 +315,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
         fresh[i] = false;
       }
     }
-    return kept;
+    return true;
   };
   const auto restartMomentum = [&] {
     for (const std::size_t i : directed) {

@@ -4,20 +4,25 @@
 
 namespace carom::core::contact {
 
-SweepContact::SweepContact(const PersistentContact& c, const impact::Contact& pair)
-    : a(c.bodyA), b(c.bodyB), inverseMassA(pair.a.inverseMass), inverseMassB(pair.b.inverseMass) {
+SweepContact::SweepContact(const PersistentContact& c, const impact::ContactBody& bodyA,
+                           const impact::ContactBody& bodyB)
+    : a(c.bodyA), b(c.bodyB), inverseMassA(bodyA.inverseMass), inverseMassB(bodyB.inverseMass) {
   frame.col(0) = c.normal;
   frame.col(1) = c.normal.unitOrthogonal();
   frame.col(2) = c.normal.cross(frame.col(1));
   for (int k = 0; k < 3; ++k) {
-    armA.col(k) = (c.point - pair.a.centerOfMass).cross(frame.col(k));
-    armB.col(k) = (c.point - pair.b.centerOfMass).cross(frame.col(k));
+    armA.col(k) = (c.point - bodyA.centerOfMass).cross(frame.col(k));
+    armB.col(k) = (c.point - bodyB.centerOfMass).cross(frame.col(k));
   }
-  turnA = pair.a.inverseInertiaWorld * armA;
-  turnB = pair.b.inverseInertiaWorld * armB;
+  turnA = bodyA.inverseInertiaWorld * armA;
+  turnB = bodyB.inverseInertiaWorld * armB;
   turnBoundA = turnA.norm();
   turnBoundB = turnB.norm();
-  K = frame.transpose() * impact::inverseMassMatrix(pair) * frame;
+  // impact::inverseMassMatrix in the contact frame: −S(r) J⁻¹ S(r) there is armᵀ turn.
+  K = armA.transpose() * turnA + armB.transpose() * turnB;
+  K.diagonal().array() += inverseMassA + inverseMassB;
+  K.triangularView<Eigen::StrictlyLower>() = K.transpose();  // symmetric to the bit
+  inverseKnn = 1.0 / K(0, 0);
   const Eigen::Matrix2d ktt = K.bottomRightCorner<2, 2>();
   stick = ktt.inverse();  // K_tt is positive definite: a contact has a body with mass
   const double half = 0.5 * (ktt(0, 0) + ktt(1, 1));

@@ -14,7 +14,9 @@ namespace carom::core::contact {
 // for the impulse P on B, K the Delassus matrix in the contact frame (n, t₁, t₂). A sweep then
 // costs a few 3-vector products per contact.
 struct SweepContact {
-  SweepContact(const PersistentContact& c, const impact::Contact& pair);
+  // c's bodies, `a` and `b`, as the solve has them (an immovable one for the world).
+  SweepContact(const PersistentContact& c, const impact::ContactBody& a,
+               const impact::ContactBody& b);
   int a, b;
   double inverseMassA, inverseMassB;
   Mat3 frame;                     // columns n, t₁, t₂ (world)
@@ -22,6 +24,7 @@ struct SweepContact {
   Mat3 turnA, turnB;              // columns J⁻¹(r × d_k): the turn per unit impulse along d_k
   double turnBoundA, turnBoundB;  // Frobenius norms of turnA, turnB: |Δω| ≤ this × |λ|
   Mat3 K;                         // the Delassus matrix in the contact frame
+  double inverseKnn;              // 1/K_nn: a multiplication in each sweep's normal update
   Eigen::Matrix2d stick;          // K_tt⁻¹, K_tt the tangential block
   double largestTangential;       // K_tt's largest eigenvalue
 };
@@ -36,14 +39,16 @@ struct SweepContact {
 //         (a K_tt⁻¹-scaled step would make u_t ∥ −K_tt P_t instead).
 inline Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& lambda0, double mu,
                        double approach) {
-  const double pn = std::max(0.0, lambda0(0) - (u0(0) + approach) / s.K(0, 0));
+  const double pn = std::max(0.0, lambda0(0) - (u0(0) + approach) * s.inverseKnn);
   const Vec3 u = u0 + s.K.col(0) * (pn - lambda0(0));  // the normal update, tangents unchanged
   const Eigen::Vector2d pt = lambda0.tail<2>(), ut = u.tail<2>();
-  const double radius = mu * pn;
+  // Compared squared: the square roots and divisions of a sweep are most of its latency.
+  const double radius = mu * pn, radiusSquared = radius * radius;
   Eigen::Vector2d next = pt - s.stick * ut;
-  if (next.norm() > radius) {
+  if (next.squaredNorm() > radiusSquared) {
     next = pt - ut / s.largestTangential;
-    if (next.norm() > radius) next *= radius / next.norm();
+    const double squared = next.squaredNorm();
+    if (squared > radiusSquared) next *= radius / std::sqrt(squared);
   }
   return {pn, next(0), next(1)};
 }
@@ -53,8 +58,8 @@ inline Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& lambda
 inline Vec3 onFrictionCone(const Vec3& lambda, double mu) {
   const double pn = std::max(0.0, lambda(0));
   Eigen::Vector2d pt = lambda.tail<2>();
-  const double radius = mu * pn;
-  if (pt.norm() > radius) pt *= radius / pt.norm();
+  const double radius = mu * pn, squared = pt.squaredNorm();
+  if (squared > radius * radius) pt *= radius / std::sqrt(squared);
   return {pn, pt(0), pt(1)};
 }
 
