@@ -106,7 +106,7 @@ struct PersistentContactWorkspace::Buffers {
   std::vector<double> movedStart, lowestAtTest;
   std::vector<Vec3> step, direction;
   std::vector<std::size_t> stepped, directed;
-  std::vector<bool> isDirected;
+  std::vector<int> weight;
   std::vector<Vec3> moves;                          // a momentum move's or a subspace step's
   std::vector<Vec3> linearImpulse, angularImpulse;  // per body, in a move's try
   std::vector<double> movedInTry;
@@ -247,19 +247,23 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // (Fletcher–Reeves) of the sweeps' changes Δλ, restarted (p = 0) when a sweep changed more than
   // the one before. Where loads must travel down a stack, Gauss–Seidel moves them a layer per sweep
   // and its change per sweep stagnates; the momentum carries them further. The move is projected
-  // onto the friction cones, and
-  // undone (and p restarted) where it would raise the kinetic energy. The convergence test measures
-  // the sweep alone, after the move: its fixed points are the LCP's solutions.
+  // onto the friction cones, and undone (and p restarted) where it would raise the kinetic energy.
+  // The convergence test measures the sweep alone, after the move: its fixed points are the LCP's
+  // solutions.
+  // A contact's move is taken `weight` times, its weight the sweeps that have stepped it since it
+  // joined p, and p decays by β^weight: an over-relaxation of the momentum that the piles rely on
+  // (taken once per contact, a three-box stack crept 0.73 mm where 0.5 mm is allowed, and a solve
+  // that stalls took 3,788 sweeps to say so instead of under 1,000).
   std::vector<Vec3>& step = buffers.step;                 // Δλ of the sweep
   std::vector<Vec3>& direction = buffers.direction;       // p
   std::vector<std::size_t>& stepped = buffers.stepped;    // the contacts with Δλ ≠ 0
   std::vector<std::size_t>& directed = buffers.directed;  // the contacts with p ≠ 0
-  std::vector<bool>& isDirected = buffers.isDirected;
+  std::vector<int>& weight = buffers.weight;              // 0 for a contact not in `directed`
   step.assign(contacts.size(), Vec3::Zero());
   direction.assign(contacts.size(), Vec3::Zero());
   stepped.clear();
   directed.clear();
-  isDirected.assign(contacts.size(), false);
+  weight.assign(contacts.size(), 0);
   // A momentum move's or a subspace step's impulse changes (contact frame).
   std::vector<Vec3>& trialMoves = buffers.moves;
   double lastStepNorm = 0.0;
@@ -320,7 +324,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   const auto restartMomentum = [&] {
     for (const std::size_t i : directed) {
       direction[i] = Vec3::Zero();
-      isDirected[i] = false;
+      weight[i] = 0;
     }
     directed.clear();
     for (const std::size_t i : stepped)
@@ -337,8 +341,9 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     if (!restart && beta > 0.0) {
       trialMoves.clear();
       for (const std::size_t i : directed) {
-        trialMoves.push_back(onFrictionCone(lambda[i] + beta * direction[i], contacts[i].friction) -
-                             lambda[i]);
+        trialMoves.push_back(
+            weight[i] *
+            (onFrictionCone(lambda[i] + beta * direction[i], contacts[i].friction) - lambda[i]));
       }
       restart = !tryMoves(directed, trialMoves, false);
     }
@@ -346,21 +351,21 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       restartMomentum();
       return;
     }
-    for (const std::size_t i : directed) {
-      direction[i] *= beta;
-      isDirected[i] = false;
-    }
+    for (const std::size_t i : directed)
+      direction[i] *= std::pow(beta, weight[i]);
     for (const std::size_t i : stepped) {
       direction[i] += step[i];
-      if (!isDirected[i]) directed.push_back(i);
+      if (weight[i]++ == 0) directed.push_back(i);
       step[i] = Vec3::Zero();
     }
     stepped.clear();
     directed.erase(std::remove_if(directed.begin(), directed.end(),
-                                  [&](std::size_t i) { return direction[i] == Vec3::Zero(); }),
+                                  [&](std::size_t i) {
+                                    if (direction[i] != Vec3::Zero()) return false;
+                                    weight[i] = 0;
+                                    return true;
+                                  }),
                    directed.end());
-    for (const std::size_t i : directed)
-      isDirected[i] = true;
   };
   // Subspace minimisation (subspace_step.h): the active rows solved at once, the result projected
   // onto the friction cones; kept where it lowers T + Σ c P_n, which every local solve of a sweep
