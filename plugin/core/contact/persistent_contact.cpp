@@ -100,7 +100,7 @@ struct PersistentContactWorkspace::Buffers {
   std::vector<double> reach, moved;
   std::vector<SweepContact> sweep;
   std::vector<Vec3> lambda;
-  std::vector<bool> fresh, changed;
+  std::vector<char> fresh, changed;  // flags, not std::vector<bool>: read and set every sweep
   std::vector<double> seenA, seenB;
   std::vector<Vec3> vStart, wStart;
   std::vector<double> movedStart, lowestAtTest;
@@ -222,8 +222,8 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // Movement is counted from the warm start on: the sums stay small, their differences exact.
   std::fill(moved.begin(), moved.end(), 0.0);
   // Per contact: whether its last solve left it as it was, and its bodies' `moved` then.
-  std::vector<bool>& fresh = buffers.fresh;
-  std::vector<bool>& changed = buffers.changed;
+  std::vector<char>& fresh = buffers.fresh;
+  std::vector<char>& changed = buffers.changed;
   std::vector<double>& seenA = buffers.seenA;
   std::vector<double>& seenB = buffers.seenB;
   fresh.assign(contacts.size(), false);
@@ -351,8 +351,12 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       restartMomentum();
       return;
     }
-    for (const std::size_t i : directed)
-      direction[i] *= std::pow(beta, weight[i]);
+    for (const std::size_t i : directed) {
+      double decay = beta;  // β^weight, weight a few sweeps at most
+      for (int k = 1; k < weight[i]; ++k)
+        decay *= beta;
+      direction[i] *= decay;
+    }
     for (const std::size_t i : stepped) {
       direction[i] += step[i];
       if (weight[i]++ == 0) directed.push_back(i);
