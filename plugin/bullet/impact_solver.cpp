@@ -67,9 +67,9 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
     bullet.friction = point.m_combinedFriction;
     return bullet;
   };
-  detail::Island island =
-      detail::gatherIsland(bodies, numBodies, manifolds, numManifolds, dispatcher, info.m_timeStep,
-                           materialOf, previousPatchImpulses_);
+  detail::Island& island = *islandMemory_.island;
+  detail::gatherIsland(island, bodies, numBodies, manifolds, numManifolds, dispatcher,
+                       info.m_timeStep, materialOf, previousPatchImpulses_);
   detail::gatherJoints(island, constraints, numConstraints, info);  // throws before any change
   // Impacts between two half kicks: an impact happens inside the step, and resolving it halfway
   // through the forces' impulse is the time-symmetric choice, so that an elastic bounce neither
@@ -79,7 +79,7 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
   std::vector<ImpactEvent> impacts = detail::resolveImpacts(island, config_, settings_);
   detail::applyForces(island, 0.5);
   if (island.jointRows.empty()) {
-    detail::solveContacts(island, info.m_numIterations, contactWorkspace_);
+    detail::solveContacts(island, info.m_numIterations, islandMemory_);
   } else {
     const core::contact::JointSolveReport report = detail::solveJoints(island, info);
     if (!report.ok()) warnings_.push_back(report.message);

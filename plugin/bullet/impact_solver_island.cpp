@@ -92,10 +92,31 @@ void tangentBasis(const core::Vec3& normal, btVector3& t1, btVector3& t2) {
 
 }  // namespace
 
-Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,
-                    int numManifolds, btDispatcher* dispatcher, double timeStep,
-                    const MaterialLookup& materialOf, const PatchImpulses& patchImpulses) {
-  Island island;
+void Island::clear() {
+  bodies.clear();
+  index.clear();
+  contacts.clear();
+  timeStep = 0.0;
+  joints.clear();
+  jointRows.clear();
+  broken.clear();
+  held.reset();
+  heldRows.clear();
+  jointed.clear();
+}
+
+IslandMemory::IslandMemory() : island(std::make_unique<Island>()) {}
+IslandMemory::~IslandMemory() = default;
+IslandMemory::IslandMemory(const IslandMemory&) : IslandMemory() {}
+IslandMemory& IslandMemory::operator=(const IslandMemory&) {
+  return *this;
+}
+
+void gatherIsland(Island& island, btCollisionObject** bodies, int numBodies,
+                  btPersistentManifold** manifolds, int numManifolds, btDispatcher* dispatcher,
+                  double timeStep, const MaterialLookup& materialOf,
+                  const PatchImpulses& patchImpulses) {
+  island.clear();
   island.timeStep = timeStep;
   // A manifold holds up to four points (a pair held at its patch corners may add more): the
   // contacts grow once, not by doubling through a pile's hundreds.
@@ -152,7 +173,6 @@ Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManif
           normalVelocity(island, island.contacts.back());
     }
   }
-  return island;
 }
 
 int bodyIndex(Island& island, const btCollisionObject* object) {
@@ -164,10 +184,15 @@ int bodyIndex(Island& island, const btCollisionObject* object) {
 
 std::vector<core::impact::ContactBody> statesOf(const Island& island) {
   std::vector<core::impact::ContactBody> states;
+  statesOf(island, states);
+  return states;
+}
+
+void statesOf(const Island& island, std::vector<core::impact::ContactBody>& states) {
+  states.clear();
   states.reserve(island.bodies.size());
   for (const IslandBody& body : island.bodies)
     states.push_back(body.state);
-  return states;
 }
 
 double normalVelocity(const Island& island, const IslandContact& contact) {
@@ -206,23 +231,31 @@ void applyForces(Island& island, double fraction) {
 
 std::vector<core::contact::PersistentContact> solverContacts(const Island& island) {
   std::vector<core::contact::PersistentContact> held;
+  solverContacts(island, held);
+  return held;
+}
+
+void solverContacts(const Island& island, std::vector<core::contact::PersistentContact>& held) {
+  held.clear();
+  held.reserve(island.contacts.size());
   for (const IslandContact& contact : island.contacts) {
     const double approach = std::max(contact.distance, 0.0) / island.timeStep;
     held.push_back({contact.bodyA, contact.bodyB, contact.point, contact.normal,
                     contact.material.friction, approach, contact.impulse});
   }
-  return held;
 }
 
-core::contact::PersistentContactReport solveContacts(
-    Island& island, int sweeps, core::contact::PersistentContactWorkspace& workspace) {
-  std::vector<core::impact::ContactBody> states = statesOf(island);
-  std::vector<core::contact::PersistentContact> held = solverContacts(island);
+core::contact::PersistentContactReport solveContacts(Island& island, int sweeps,
+                                                     IslandMemory& memory) {
+  std::vector<core::impact::ContactBody>& states = memory.states;
+  std::vector<core::contact::PersistentContact>& held = memory.held;
+  statesOf(island, states);
+  solverContacts(island, held);
   core::contact::PersistentContactReport report;
   if (held.empty()) return report;
   core::contact::PersistentContactSettings settings;
   settings.maxIterations = sweeps;
-  report = core::contact::solvePersistentContacts(states, held, settings, workspace);
+  report = core::contact::solvePersistentContacts(states, held, settings, memory.workspace);
   for (std::size_t i = 0; i < island.bodies.size(); ++i)
     island.bodies[i].state = states[i];
   for (std::size_t i = 0; i < held.size(); ++i)

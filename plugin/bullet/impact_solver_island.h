@@ -72,6 +72,9 @@ struct Island {
   std::unique_ptr<core::contact::JointSystem> held;
   std::vector<std::size_t> heldRows;
   std::vector<bool> jointed;  // per body: a row of `held` moves it
+
+  // Empties every member, the lists keeping their memory (IslandMemory).
+  void clear();
 };
 
 // The index of `object` in island.bodies, added (static, kinematic or dynamic as it is) if absent.
@@ -79,6 +82,8 @@ int bodyIndex(Island& island, const btCollisionObject* object);
 
 // The bodies' states in island order, for the core's solvers.
 std::vector<core::impact::ContactBody> statesOf(const Island& island);
+// The same into `states`, whose memory it reuses.
+void statesOf(const Island& island, std::vector<core::impact::ContactBody>& states);
 
 using MaterialLookup = std::function<core::impact::Material(
     const btCollisionObject* a, const btCollisionObject* b, const btManifoldPoint& point)>;
@@ -90,9 +95,10 @@ using MaterialLookup = std::function<core::impact::Material(
 // contact points carom finds where the pair's shapes are (pair_contacts.h: the corners of the patch
 // within the manifold's breaking threshold, and the gap's witness point beyond their outline),
 // warm-started from `patchImpulses`.
-Island gatherIsland(btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,
-                    int numManifolds, btDispatcher* dispatcher, double timeStep,
-                    const MaterialLookup& materialOf, const PatchImpulses& patchImpulses);
+void gatherIsland(Island& island, btCollisionObject** bodies, int numBodies,
+                  btPersistentManifold** manifolds, int numManifolds, btDispatcher* dispatcher,
+                  double timeStep, const MaterialLookup& materialOf,
+                  const PatchImpulses& patchImpulses);
 
 // Relative velocity of B's material point minus A's along the normal (m/s).
 double normalVelocity(const Island& island, const IslandContact& contact);
@@ -115,9 +121,9 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
                                         const ImpactSolverSettings& settings);
 
 // Stage 4: the persistent contacts (those closing within the step) by core::contact, in at most
-// `sweeps` sweeps, in `workspace`'s memory.
-core::contact::PersistentContactReport solveContacts(
-    Island& island, int sweeps, core::contact::PersistentContactWorkspace& workspace);
+// `sweeps` sweeps, in `memory`.
+core::contact::PersistentContactReport solveContacts(Island& island, int sweeps,
+                                                     IslandMemory& memory);
 // Stage 4 with joints: the joint rows and the closing contacts in one problem
 // (core::contact::solveJointsAndContacts) in at most info.m_numIterations rounds of at most as many
 // contact sweeps. A joint one of whose rows takes an impulse at or beyond its breaking threshold
@@ -146,6 +152,8 @@ inline constexpr int kMaxPositionCorrections = 20;
 // them, and whether they come is known only after the solve (two bricks stacked fall together
 // before the solve, and the one below is stopped by it). In the order of island.contacts.
 std::vector<core::contact::PersistentContact> solverContacts(const Island& island);
+// The same into `held`, whose memory it reuses.
+void solverContacts(const Island& island, std::vector<core::contact::PersistentContact>& held);
 
 // Stage 5: moves penetrating bodies apart and jointed bodies back onto their joints, and takes the
 // potential energy a lift gives from the island's kinetic energy.

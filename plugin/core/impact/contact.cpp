@@ -95,10 +95,6 @@ void validateContactGeometry(const Contact& contact) {
   }
 }
 
-Vec3 pointVelocity(const ContactBody& body, const Vec3& point) {
-  return body.linearVelocity + body.angularVelocity.cross(point - body.centerOfMass);
-}
-
 Vec3 relativeVelocity(const Contact& contact) {
   return pointVelocity(contact.b, contact.point) - pointVelocity(contact.a, contact.point);
 }

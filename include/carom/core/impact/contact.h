@@ -56,7 +56,9 @@ void validateContactGeometry(const Contact& contact);
 /// Velocity of B's material point at the contact minus A's (m/s).
 Vec3 relativeVelocity(const Contact& contact);
 /// Velocity of the body's material point at `point` (world frame, m/s).
-Vec3 pointVelocity(const ContactBody& body, const Vec3& point);
+inline Vec3 pointVelocity(const ContactBody& body, const Vec3& point) {
+  return body.linearVelocity + body.angularVelocity.cross(point - body.centerOfMass);
+}
 
 /// K = (1/m_A + 1/m_B) I − S(r_A) J_A⁻¹ S(r_A) − S(r_B) J_B⁻¹ S(r_B), r = point − centre of mass:
 /// the change of relativeVelocity per unit impulse on B (1/kg), symmetric positive semi-definite.
