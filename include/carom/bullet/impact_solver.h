@@ -115,9 +115,9 @@ struct JointWrite {
 struct Island;  // plugin/bullet/impact_solver_island.h
 
 /// The memory of the island solves, kept from step to step: made afresh each step, a pile's island
-/// and contact lists (tens to hundreds of kB) came from the system and went back to it, a page
-/// fault per page each step (14 % of the 55-box pyramid's lcp step where the heap shrank after
-/// them). It carries nothing from one step into the next, so a copy is new, empty memory.
+/// and contact lists (tens to hundreds of kB) would come from the system and go back to it, a
+/// page fault per page each step wherever the heap shrinks after them. It carries nothing from
+/// one step into the next, so a copy is new, empty memory.
 struct IslandMemory {
   IslandMemory();
   ~IslandMemory();

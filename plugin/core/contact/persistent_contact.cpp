@@ -106,8 +106,8 @@ struct PersistentContactWorkspace::Buffers {
   std::vector<double> movedStart, lowestAtTest;
   std::vector<Vec3> step, direction;
   std::vector<std::size_t> stepped, directed;
-  std::vector<int> weight;
-  std::vector<Vec3> moves;                          // a momentum move's or a subspace step's
+  std::vector<int> weight;  // per contact, the momentum's multiple of its move
+  std::vector<Vec3> moves;  // a momentum move's or a subspace step's
   std::vector<Vec3> linearImpulse, angularImpulse;  // per body, in a move's try
   std::vector<double> movedInTry;
   std::vector<Vec3> u;
@@ -181,13 +181,13 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     }
   }
   const auto movedOf = [&](int index) { return index == kWorld ? 0.0 : moved[index]; };
-  // The contact-frame impulse λ on B and −λ on A: Δv = P/m, Δω = J⁻¹ (r × P). Returns the bound
-  // |Δv| + |Δω| reach summed over its bodies, each body's part added to its `moved`; |Δω| is
-  // bounded by the turn's Frobenius norm times |λ|, which spares a square root per body.
-  // A contact-frame impulse of size |λ| on a body: its bound |Δv| + |Δω| reach.
+  // A contact-frame impulse of size |λ| on a body: its bound |Δv| + |Δω| reach, |Δω| bounded by
+  // the turn's Frobenius norm times |λ|, which spares a square root per body.
   const auto moveBound = [&](int index, double inverseMass, double turnBound, double size) {
     return (inverseMass + turnBound * reach[index]) * size;
   };
+  // The contact-frame impulse λ on B and −λ on A: Δv = P/m, Δω = J⁻¹ (r × P). Returns the bound
+  // |Δv| + |Δω| reach summed over its bodies, each body's part added to its `moved`.
   const auto applyImpulse = [&](const SweepContact& c, const Vec3& lambda) {
     const double size = lambda.norm();
     const auto kick = [&](int index, double inverseMass, double turnBound, const Vec3& dv,
@@ -252,8 +252,8 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // solutions.
   // A contact's move is taken `weight` times, its weight the sweeps that have stepped it since it
   // joined p, and p decays by β^weight: an over-relaxation of the momentum that the piles rely on
-  // (taken once per contact, a three-box stack crept 0.73 mm where 0.5 mm is allowed, and a solve
-  // that stalls took 3,788 sweeps to say so instead of under 1,000).
+  // (taken once per contact, stacks creep past the tests' bounds and a stall is reported sweeps
+  // later: docs/measurements.md, "The lcp step's sweeps and memory").
   std::vector<Vec3>& step = buffers.step;                 // Δλ of the sweep
   std::vector<Vec3>& direction = buffers.direction;       // p
   std::vector<std::size_t>& stepped = buffers.stepped;    // the contacts with Δλ ≠ 0
@@ -274,8 +274,8 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // quadratic), so a move that fails the test costs no velocity update and nothing to undo.
   std::vector<Vec3>& linearImpulse = buffers.linearImpulse;
   std::vector<Vec3>& angularImpulse = buffers.angularImpulse;
-  std::vector<double>& movedInTry =
-      buffers.movedInTry;  // each body's share of applyImpulse's bound
+  // Each body's part of the moves' bounds (moveBound), added to `moved` where they are kept.
+  std::vector<double>& movedInTry = buffers.movedInTry;
   const auto tryMoves = [&](const std::vector<std::size_t>& indices, const std::vector<Vec3>& moves,
                             bool withAllowance) {
     linearImpulse.assign(bodies.size(), Vec3::Zero());
@@ -430,7 +430,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       const Vec3 next = solveLocal(s, relativeVelocityOf(v, w, s), lambda[i], contacts[i].friction,
                                    contacts[i].approach);
       const Vec3 change = next - lambda[i];
-      // Compared entry by entry: Eigen's vector comparison was 6 % of the sweeps (perf).
+      // Compared entry by entry, cheaper here than Eigen's comparison of vectors.
       const bool moving = change.x() != 0.0 || change.y() != 0.0 || change.z() != 0.0;
       lambda[i] = next;
       if (moving) {

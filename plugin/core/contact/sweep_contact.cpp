@@ -27,8 +27,8 @@ SweepContact::SweepContact(const PersistentContact& c, const impact::ContactBody
   stick = ktt.inverse();  // K_tt is positive definite: a contact has a body with mass
   const double half = 0.5 * (ktt(0, 0) + ktt(1, 1));
   const double skew = 0.5 * (ktt(0, 0) - ktt(1, 1));
-  // √ rather than std::hypot, whose care for overflow cost 1 % of an lcp step: K's entries are
-  // inverse masses, far from overflow.
+  // √ rather than the slower std::hypot, whose care is for overflow: K's entries are inverse
+  // masses, far from it.
   largestTangential = half + std::sqrt(skew * skew + ktt(0, 1) * ktt(0, 1));
 }
 
