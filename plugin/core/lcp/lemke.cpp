@@ -18,6 +18,22 @@ constexpr double kTieTolerance = 1e-12;
 // Problems this large or larger have their pivots' products taken over nonzeros (Tableau).
 constexpr Eigen::Index kSparseFrom = 32;
 
+// B⁻¹'s storage is kept per thread from solve to solve up to this many entries (2 MB: the LCPs of
+// an impact of 32 contacts have up to 352 unknowns): the sequence of LCPs of a simultaneous impact
+// would otherwise take a fresh n² block per solve and fault its pages in. Larger problems allocate
+// their own.
+constexpr std::size_t kKeptInverseEntries = std::size_t{1} << 18;
+
+// Storage for an n×n B⁻¹: this thread's kept block, or `own` beyond kKeptInverseEntries. One
+// Tableau at a time per thread (solveLemke does not nest).
+double* inverseStorage(Eigen::Index n, std::vector<double>& own) {
+  thread_local std::vector<double> kept;
+  const std::size_t entries = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
+  std::vector<double>& storage = entries <= kKeptInverseEntries ? kept : own;
+  if (storage.size() < entries) storage.resize(entries);
+  return storage.data();
+}
+
 // The variables of the augmented system  I w − M z − d z0 = q, numbered w_0..w_{n−1},
 // z_0..z_{n−1}, z0 (the artificial variable).
 class Variables {
@@ -56,8 +72,9 @@ class Tableau {
         d_(d),
         vars_(q.size()),
         basis_(q.size()),
-        inverse_(Eigen::MatrixXd::Identity(q.size(), q.size())),
+        inverse_(inverseStorage(q.size(), ownInverse_), q.size(), q.size()),
         values_(q) {
+    inverse_.setIdentity();
     for (Eigen::Index i = 0; i < size(); ++i)
       basis_[i] = i;  // start from w = q
   }
@@ -177,8 +194,9 @@ class Tableau {
   const Eigen::VectorXd& d_;
   Variables vars_;
   std::vector<Eigen::Index> basis_;
-  Eigen::MatrixXd inverse_;  // B⁻¹
-  Eigen::VectorXd values_;   // B⁻¹ q: the basic variables' values
+  std::vector<double> ownInverse_;       // B⁻¹'s storage where inverseStorage gives none
+  Eigen::Map<Eigen::MatrixXd> inverse_;  // B⁻¹
+  Eigen::VectorXd values_;               // B⁻¹ q: the basic variables' values
   // Scratch of pivot and sparseEntries, kept so that a pivot allocates nothing.
   Eigen::VectorXd factors_;
   Eigen::RowVectorXd pivotRow_;
