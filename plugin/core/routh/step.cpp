@@ -26,9 +26,14 @@ void checkInputs(const ImpactProblem& problem, const Eigen::VectorXd& v,
 // The LCP (75) restricted to the finitely capped β's: W and w over `keep`, which lists the β
 // indices of finite caps followed by every λ_n, λ_D, γ index.
 struct StepLcp {
-  Eigen::MatrixXd W;
+  // W over `keep`; empty where every cap is finite and W is the problem's own step matrix (not
+  // copied: an impact's LCPs have up to a few hundred unknowns, and it solves one per step).
+  Eigen::MatrixXd restricted;
   Eigen::VectorXd w;
   Eigen::Index betas = 0;  // number of β variables kept
+  const Eigen::MatrixXd& W(const ImpactProblem& problem) const {
+    return restricted.size() == 0 ? problem.stepMatrix() : restricted;
+  }
 };
 
 StepLcp buildLcp(const ImpactProblem& problem, const Eigen::VectorXd& v,
@@ -40,7 +45,6 @@ StepLcp buildLcp(const ImpactProblem& problem, const Eigen::VectorXd& v,
       Eigen::VectorXd::Zero(m);
   StepLcp lcp;
   if (caps.allFinite()) {
-    lcp.W = problem.stepMatrix();
     lcp.w = wFull;
     lcp.betas = m;
     return lcp;
@@ -51,7 +55,7 @@ StepLcp buildLcp(const ImpactProblem& problem, const Eigen::VectorXd& v,
   lcp.betas = static_cast<Eigen::Index>(keep.size());
   for (Eigen::Index i = m; i < 3 * m + nD; ++i)
     keep.push_back(i);
-  lcp.W = problem.stepMatrix()(keep, keep);
+  lcp.restricted = problem.stepMatrix()(keep, keep);
   lcp.w = wFull(keep);
   return lcp;
 }
@@ -74,7 +78,7 @@ StepResult solveStep(const ImpactProblem& problem, const Eigen::VectorXd& v,
     lemke.coveringVector =
         plain ? Eigen::VectorXd()
               : lcp::randomCoveringVector(lcp.w.size(), mixSeed(seed, step.attempts));
-    const lcp::LcpResult result = lcp::solveLemke(lcp.W, lcp.w, lemke);
+    const lcp::LcpResult result = lcp::solveLemke(lcp.W(problem), lcp.w, lemke);
     step.status = result.status;
     if (!result.solved()) {
       step.message += "attempt " + std::to_string(step.attempts) + ": " + result.message + "; ";
