@@ -141,8 +141,8 @@ class Tableau {
   // The basic solution's z, with one step of iterative refinement (x += B⁻¹(q − B x)) to undo
   // most of the round-off that the product-form updates of B⁻¹ accumulate.
   Eigen::VectorXd solutionZ() const {
-    // B x summed column by column (B's columns are e_i, −M's or −d): B itself, n² entries, cost a
-    // contact impact of a few hundred unknowns a megabyte of fresh pages per solve.
+    // B x summed over the basis's columns (e_i, −M's or −d); B itself is never formed: its n²
+    // entries are a megabyte per solve for an impact of a few hundred unknowns.
     Eigen::VectorXd residual = q_;  // q − B x
     for (Eigen::Index i = 0; i < size(); ++i) {
       const Eigen::Index v = basis_[i];
