@@ -1,8 +1,9 @@
 // The same Bullet scenes stepped by stock Bullet (solver.kind = bullet), carom's lcp mode and its
-// variational mode, side by side: wall time per step, its ratio to stock Bullet measured in the
-// same run, energy drift and, in variational mode, the impact search's work per event. Times are
-// the stepping thread's CPU time, which another busy process on the machine disturbs less than
-// wall time.
+// variational mode, side by side: time per step, its ratio to stock Bullet measured in the same
+// run, energy drift and, in variational mode, the impact search's work per event. Times are CPU
+// time of the run's process, all its threads (lcp mode's impact groups may use several:
+// solver.threads), which another busy process on the machine disturbs less than wall time; the
+// wall time per step and its ratio are printed beside them.
 //
 // Usage: carom-scene-bench [steps] [seconds] [scene ...]
 //   steps    steps timed per scene and mode (default 60: 1 s at 60 Hz)
@@ -38,10 +39,11 @@ using carom::SolverKind;
 using carom::bench::World;
 
 struct Run {
-  int steps = 0;  // timed, before the step count or the wall-time cap was reached
-  double msPerStep = 0;
-  double energyChange = 0;  // (E_end − E_0) / E_0
-  double largestGain = 0;   // largest one-step energy increase / E_0: energy made by the solver
+  int steps = 0;             // timed, before the step count or the wall-time cap was reached
+  double msPerStep = 0;      // CPU time, every thread of the run's process
+  double wallMsPerStep = 0;  // elapsed time
+  double energyChange = 0;   // (E_end − E_0) / E_0
+  double largestGain = 0;    // largest one-step energy increase / E_0: energy made by the solver
   long impacts = 0;
   long events = 0;      // StepDiagnostics::impacts (landings included), summed (variational mode)
   long probes = 0;      // StepDiagnostics::locationProbes, summed
@@ -56,10 +58,11 @@ struct Scene {
   int skip = 0;  // steps taken untimed first
 };
 
-// The calling thread's CPU time (ms).
-double threadMilliseconds() {
+// `clock`'s time (ms): CLOCK_PROCESS_CPUTIME_ID (CPU time of every thread of the process: each
+// run is a process of its own) or CLOCK_MONOTONIC (wall time).
+double milliseconds(clockid_t clock) {
   timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  clock_gettime(clock, &now);
   return 1e3 * static_cast<double>(now.tv_sec) + 1e-6 * static_cast<double>(now.tv_nsec);
 }
 
@@ -73,11 +76,14 @@ Run runScene(const Scene& scene, SolverKind kind, int steps, double cap) {
   const std::size_t impactsBefore = world.world().getImpactEvents().size();
   double previous = e0;
   Run run;
-  double stepping = 0;  // ms of the thread's CPU time: steadier than wall time on a busy machine
+  double stepping = 0;  // ms of the process's CPU time: steadier than wall time on a busy machine
+  double elapsed = 0;   // ms of wall time
   for (; run.steps < steps && stepping < 1000 * cap; ++run.steps) {
-    const double start = threadMilliseconds();
+    const double start = milliseconds(CLOCK_PROCESS_CPUTIME_ID);
+    const double wallStart = milliseconds(CLOCK_MONOTONIC);
     world.world().stepSimulation(h, 1, h);
-    stepping += threadMilliseconds() - start;
+    elapsed += milliseconds(CLOCK_MONOTONIC) - wallStart;
+    stepping += milliseconds(CLOCK_PROCESS_CPUTIME_ID) - start;
     const double energy = carom::test::totalEnergy(world.world());  // outside the timing
     run.largestGain = std::max(run.largestGain, (energy - previous) / std::abs(e0));
     previous = energy;
@@ -87,6 +93,7 @@ Run runScene(const Scene& scene, SolverKind kind, int steps, double cap) {
     run.gapQueries += diagnostics.gapQueries;
   }
   run.msPerStep = stepping / run.steps;
+  run.wallMsPerStep = elapsed / run.steps;
   run.energyChange = (previous - e0) / std::abs(e0);
   run.impacts = static_cast<long>(world.world().getImpactEvents().size() - impactsBefore);
   return run;
@@ -127,11 +134,11 @@ std::vector<std::optional<Run>> compare(const Scene& scene, int steps, double ca
   std::printf("\n%s: %d dynamic bodies, %d steps at 60 Hz%s or %g s of stepping per mode\n",
               scene.name.c_str(), scene.bodies, steps,
               scene.skip > 0 ? (" after " + std::to_string(scene.skip)).c_str() : "", cap);
-  std::printf("  %-12s %6s %10s %9s %12s %14s %8s %10s %11s %12s\n", "mode", "steps", "ms/step",
-              "x bullet", "dE/E0 (run)", "max gain/E0", "impacts", "evts/step", "probes/evt",
-              "queries/evt");
+  std::printf("  %-12s %6s %10s %9s %10s %8s %12s %14s %8s %10s %11s %12s\n", "mode", "steps",
+              "ms/step", "x bullet", "wall ms", "x wall", "dE/E0 (run)", "max gain/E0", "impacts",
+              "evts/step", "probes/evt", "queries/evt");
   std::vector<std::optional<Run>> runs;
-  double stock = 0;
+  double stock = 0, stockWall = 0;
   for (SolverKind kind : {SolverKind::bullet, SolverKind::lcp, SolverKind::variational}) {
     runs.push_back(runIsolated(scene, kind, steps, cap));
     const std::optional<Run>& run = runs.back();
@@ -142,13 +149,16 @@ std::vector<std::optional<Run>> compare(const Scene& scene, int steps, double ca
       std::printf("  %-12s failed: %s\n", carom::toString(kind), run->error);
       runs.back().reset();
     } else {
-      if (kind == SolverKind::bullet) stock = run->msPerStep;
+      if (kind == SolverKind::bullet) {
+        stock = run->msPerStep;
+        stockWall = run->wallMsPerStep;
+      }
       const double events = std::max(1L, run->events);
-      std::printf("  %-12s %6d %10.3f %9.2f %12.3e %14.3e %8ld %10.1f %11.1f %12.1f\n",
+      std::printf("  %-12s %6d %10.3f %9.2f %10.3f %8.2f %12.3e %14.3e %8ld %10.1f %11.1f %12.1f\n",
                   carom::toString(kind), run->steps, run->msPerStep, run->msPerStep / stock,
-                  run->energyChange, run->largestGain, run->impacts,
-                  static_cast<double>(run->events) / run->steps, run->probes / events,
-                  run->gapQueries / events);
+                  run->wallMsPerStep, run->wallMsPerStep / stockWall, run->energyChange,
+                  run->largestGain, run->impacts, static_cast<double>(run->events) / run->steps,
+                  run->probes / events, run->gapQueries / events);
     }
     std::fflush(stdout);
   }

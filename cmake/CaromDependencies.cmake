@@ -1,5 +1,6 @@
 # The public dependencies, shared by the build tree and, through caromConfig.cmake, by consumers:
-# Eigen and Bullet appear in carom's headers. (The private ones, in CaromPrivateDependencies.cmake,
+# Eigen and Bullet appear in carom's headers; Threads because a static carom's impacts start
+# threads (solver.threads), which its consumer's link must allow. (The private ones, in CaromPrivateDependencies.cmake,
 # are the build tree's alone.)
 #
 # Bullet must be the double-precision build: float and double Bullet cannot share a process and a
@@ -7,6 +8,7 @@
 # surprise. Debian ships the double build as the pkg-config module `bullet-float64`.
 
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
+find_package(Threads REQUIRED)
 find_package(PkgConfig REQUIRED)
 if(NOT TARGET PkgConfig::CAROM_BULLET)
   pkg_check_modules(CAROM_BULLET REQUIRED IMPORTED_TARGET GLOBAL bullet-float64)

@@ -48,7 +48,7 @@ inline constexpr std::string_view kConfigTables[] = {"solver", "material", "pair
 
 // [solver]
 inline constexpr std::string_view kSolverKeys[] = {"kind", "simultaneous", "seed",
-                                                   "max_events_per_step"};
+                                                   "max_events_per_step", "threads"};
 
 // [material.NAME] and [pair.A.B]: a pair table takes a material's keys.
 inline constexpr std::string_view kMaterialKeys[] = {

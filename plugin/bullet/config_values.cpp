@@ -15,6 +15,11 @@ std::string maxEventsPerStepProblem(std::int64_t count) {
   return "must lie in [1, " + std::to_string(INT_MAX) + "], got " + std::to_string(count);
 }
 
+std::string threadsProblem(std::int64_t count) {
+  if (count >= 0 && count <= INT_MAX) return {};
+  return "must lie in [0, " + std::to_string(INT_MAX) + "], got " + std::to_string(count);
+}
+
 std::string numberText(double value) {
   char text[32];
   const auto written = std::to_chars(text, text + sizeof text, value);

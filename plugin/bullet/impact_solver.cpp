@@ -17,6 +17,7 @@ ImpactSolver::ImpactSolver(Config config, ImpactSolverSettings settings)
   if (!(settings_.driftCorrection > 0 && settings_.driftCorrection <= 1))
     throw Error("ImpactSolver: driftCorrection must be in (0, 1]");
   if (settings_.driftIterations < 1) throw Error("ImpactSolver: driftIterations must be >= 1");
+  if (config_.solver.threads < 0) throw Error("ImpactSolver: solver.threads must be >= 0");
 }
 
 void ImpactSolver::setMaterial(const btCollisionObject* body, const std::string& name) {

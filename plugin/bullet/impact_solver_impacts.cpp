@@ -2,8 +2,12 @@
 // grouped by the dynamic bodies they share; a group of one contact is the material pair's law, a
 // larger group the simultaneous model (core::routh) with each contact's restitution.
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <iterator>
 #include <numeric>
 #include <optional>
+#include <thread>
 
 #include "carom/core/impact/law.h"
 #include "disjoint_sets.h"
@@ -74,10 +78,16 @@ std::vector<ImpactEvent> resolveSingle(Island& island, const IslandContact& cont
       core::impact::applyLaw({a.state, b.state, contact.point, contact.normal},
                              core::impact::impactLaw(contact.material, toEigen(t1)));
   const double before = normalVelocity(island, contact);
-  a.state.linearVelocity = outcome.linearVelocityA;
-  a.state.angularVelocity = outcome.angularVelocityA;
-  b.state.linearVelocity = outcome.linearVelocityB;
-  b.state.angularVelocity = outcome.angularVelocityB;
+  // Only a dynamic body moves (the law leaves an immovable one as it was), and only the group's
+  // own bodies are written: groups may be resolved on several threads (resolveGroups).
+  if (a.dynamic) {
+    a.state.linearVelocity = outcome.linearVelocityA;
+    a.state.angularVelocity = outcome.angularVelocityA;
+  }
+  if (b.dynamic) {
+    b.state.linearVelocity = outcome.linearVelocityB;
+    b.state.angularVelocity = outcome.angularVelocityB;
+  }
   ImpactEvent event = eventFor(island, contact, before, outcome.impulse);
   event.energyChange = outcome.energyChange;
   event.law = core::impact::toString(contact.material.impact);
@@ -198,6 +208,72 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
   return events;
 }
 
+// One impact group: its pair's law for one contact, the simultaneous model for several, in turn
+// beyond kMaxSimultaneousContacts.
+std::vector<ImpactEvent> resolveGroup(Island& island, const std::vector<IslandContact*>& group,
+                                      const Config& config) {
+  if (group.size() > kMaxSimultaneousContacts) {
+    std::vector<ImpactEvent> events = resolveInTurn(island, group);
+    for (ImpactEvent& event : events)
+      event.law = inTurnLaw(event.law, group.size());
+    return events;
+  }
+  return group.size() == 1 ? resolveSingle(island, *group[0])
+                           : resolveSimultaneous(island, group, config);
+}
+
+// The threads solver.threads allows (0: the machine's).
+int threadsFor(const Config& config) {
+  if (config.solver.threads > 0) return config.solver.threads;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+// A round's groups, each resolved on its own: they share no dynamic body (only immovable partners,
+// which are read), so each writes its own bodies' velocities and its own slot of events, and the
+// result is the same for any number of threads. Threads are started only where two groups or more
+// are simultaneous impacts (a Halm–Posa solve costs tens of microseconds and more, starting a
+// thread about as much) and no joint is held (a jointed contact's law reads every body's state).
+// An exception is rethrown from the first group, in order, that threw.
+std::vector<std::vector<ImpactEvent>> resolveGroups(
+    Island& island, const std::vector<std::vector<IslandContact*>>& groups, const Config& config) {
+  std::vector<std::vector<ImpactEvent>> events(groups.size());
+  const auto simultaneous = std::count_if(groups.begin(), groups.end(),
+                                          [](const auto& group) { return group.size() > 1; });
+  const int threads = std::min(threadsFor(config), static_cast<int>(groups.size()));
+  if (threads < 2 || simultaneous < 2 || island.held) {
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      events[g] = resolveGroup(island, groups[g], config);
+    return events;
+  }
+  // Largest first, so that no thread is left with a large group once the others are done.
+  std::vector<std::size_t> order(groups.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t i, std::size_t j) {
+    return groups[i].size() > groups[j].size();
+  });
+  std::vector<std::exception_ptr> failures(groups.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t k = next++; k < groups.size(); k = next++) {
+      const std::size_t g = order[k];
+      try {
+        events[g] = resolveGroup(island, groups[g], config);
+      } catch (...) {
+        failures[g] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  for (int t = 1; t < threads; ++t)
+    helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers)
+    helper.join();
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+  return events;
+}
+
 }  // namespace
 
 std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
@@ -232,19 +308,13 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
       const int body = island.bodies[contact->bodyA].dynamic ? contact->bodyA : contact->bodyB;
       groups[joined.root(body)].push_back(contact);
     }
-    for (const std::vector<IslandContact*>& group : groups) {
-      if (group.size() > kMaxSimultaneousContacts) {
-        for (ImpactEvent& event : resolveInTurn(island, group)) {
-          event.law = inTurnLaw(event.law, group.size());
-          events.push_back(event);
-        }
-        continue;
-      }
-      if (group.empty()) continue;
-      std::vector<ImpactEvent> resolved = group.size() == 1
-                                              ? resolveSingle(island, *group[0])
-                                              : resolveSimultaneous(island, group, config);
-      events.insert(events.end(), resolved.begin(), resolved.end());
+    groups.erase(
+        std::remove_if(groups.begin(), groups.end(),
+                       [](const std::vector<IslandContact*>& group) { return group.empty(); }),
+        groups.end());
+    for (std::vector<ImpactEvent>& resolved : resolveGroups(island, groups, config)) {
+      events.insert(events.end(), std::make_move_iterator(resolved.begin()),
+                    std::make_move_iterator(resolved.end()));
     }
   }
   return events;

@@ -57,6 +57,7 @@ kind = "lcp"
 simultaneous = "sequential"
 seed = 42
 max_events_per_step = 8
+threads = 2
 
 [material.default]
 impact = "newton"
@@ -87,6 +88,7 @@ TEST(Config, DefaultsAreThoseOfTheInterface) {
   EXPECT_EQ(c.solver.simultaneous, SimultaneousModel::routh);
   EXPECT_EQ(c.solver.seed, 1u);
   EXPECT_EQ(c.solver.maxEventsPerStep, 64);
+  EXPECT_EQ(c.solver.threads, 0);
   ASSERT_EQ(c.materials().size(), 1u);
   const Material& m = c.material("default");
   EXPECT_EQ(m.impact, ImpactLawKind::kStronge);
@@ -104,6 +106,7 @@ TEST(Config, ParsesEveryKeyAndMaterialsStartFromTheDefault) {
   EXPECT_EQ(c.solver.simultaneous, SimultaneousModel::sequential);
   EXPECT_EQ(c.solver.seed, 42u);
   EXPECT_EQ(c.solver.maxEventsPerStep, 8);
+  EXPECT_EQ(c.solver.threads, 2);
   const Material& steel = c.material("steel");
   EXPECT_EQ(steel.impact, ImpactLawKind::kNewton);
   EXPECT_EQ(steel.restitution, 0.9);
@@ -165,6 +168,7 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"[solver]\nseed = -1", "bad.toml:2: solver.seed: must be non-negative"},
         Malformed{"[solver]\nseed = 1.5", "bad.toml:2: solver.seed: expected an integer"},
         Malformed{"[solver]\nmax_events_per_step = 0", "bad.toml:2: solver.max_events_per_step:"},
+        Malformed{"[solver]\nthreads = -1", "bad.toml:2: solver.threads: must lie in [0, "},
         Malformed{
             "[material.a]\nrestitution = 1.5",
             "bad.toml:2: material.a.restitution: material 'a': restitution must be in [0, 1]"},

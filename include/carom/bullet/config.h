@@ -39,6 +39,11 @@ struct SolverSettings {
   /// in within a step, after which the pair of its next event is held as a persistent contact for
   /// the rest of the step (the island's other events go on). lcp mode: the impact rounds of a step.
   int maxEventsPerStep = 64;
+  /// Threads that lcp mode's impacts may use within a round: its impact groups share no dynamic
+  /// body, and each is resolved on its own, its events kept in the group's order, so the step is
+  /// the same bit for bit for any count. 0: as many as the machine has
+  /// (std::thread::hardware_concurrency); 1: the stepping thread alone. ≥ 0.
+  int threads = 0;
 };
 
 /// A material is the core's (carom/core/impact/material.h): impact law (`impact`), restitution,

@@ -1,0 +1,119 @@
+// lcp mode's impact groups on several threads (solver.threads): the same step, bit for bit, as on
+// one.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "bullet/impact_solver_scene.h"
+#include "carom/bullet/impact_solver.h"
+#include "support/errors.h"
+
+namespace carom {
+namespace {
+
+using test::SolverScene;
+
+// What a run leaves: every event and every body's final pose and velocity.
+struct Landing {
+  std::vector<ImpactEvent> events;
+  std::vector<std::pair<int, int>> eventBodies;  // per event: its bodies' indices, −1 the ground
+  std::vector<btTransform> poses;
+  std::vector<btVector3> linear, angular;
+  int mostSimultaneousGroups = 0;  // in one step: boxes struck by impacts of several contacts
+};
+
+// Twelve boxes landing on the ground in the same step, flat (four corners: a simultaneous impact
+// each) or tilted (one or two corners), and two pairs of stacked boxes whose contact joins them
+// into one group, stepped at 240 Hz with solver.threads = `threads`.
+Landing landBoxes(int threads) {
+  Config config;
+  config.solver.threads = threads;
+  ImpactSolver solver(config);
+  SolverScene scene(&solver);
+  std::vector<btRigidBody*> boxes;
+  for (int i = 0; i < 12; ++i) {
+    btRigidBody* box =
+        scene.box(btVector3(0.2, 0.2, 0.2), btVector3(0.6 * (i % 4), 0.5, 0.6 * (i / 4)));
+    if (i % 3 == 1) {  // tilted about x by a few degrees: lands on an edge
+      btTransform pose = box->getWorldTransform();
+      pose.setRotation(btQuaternion(btVector3(1, 0, 0), 0.05 * (1 + i % 4)));
+      box->setWorldTransform(pose);
+    }
+    box->setRestitution(0.4);
+    boxes.push_back(box);
+  }
+  for (int i = 0; i < 2; ++i) {
+    boxes.push_back(scene.box(btVector3(0.2, 0.2, 0.2), btVector3(-1.0, 0.5, 0.8 * i)));
+    boxes.push_back(scene.box(btVector3(0.2, 0.2, 0.2), btVector3(-1.0, 0.9, 0.8 * i)));
+  }
+  scene.ground()->setRestitution(1);
+  Landing run;
+  for (int step = 0; step < 240; ++step) {
+    const std::size_t before = solver.events().size();
+    scene.step(1.0 / 240.0);
+    std::set<const btCollisionObject*> struck;
+    for (std::size_t e = before; e < solver.events().size(); ++e) {
+      const ImpactEvent& event = solver.events()[e];
+      if (event.contacts < 2) continue;
+      struck.insert(event.bodyA == scene.ground() ? event.bodyB : event.bodyA);
+    }
+    run.mostSimultaneousGroups =
+        std::max(run.mostSimultaneousGroups, static_cast<int>(struck.size()));
+  }
+  run.events = solver.events();
+  const auto indexOf = [&](const btCollisionObject* body) {
+    const auto at = std::find(boxes.begin(), boxes.end(), body);
+    return at == boxes.end() ? -1 : static_cast<int>(at - boxes.begin());
+  };
+  for (const ImpactEvent& event : run.events)
+    run.eventBodies.emplace_back(indexOf(event.bodyA), indexOf(event.bodyB));
+  for (const btRigidBody* box : boxes) {
+    run.poses.push_back(box->getWorldTransform());
+    run.linear.push_back(box->getLinearVelocity());
+    run.angular.push_back(box->getAngularVelocity());
+  }
+  return run;
+}
+
+void expectSame(const btVector3& a, const btVector3& b) {
+  for (int k = 0; k < 3; ++k)
+    EXPECT_EQ(a[k], b[k]);
+}
+
+TEST(ImpactSolverThreads, GroupsResolveTheSameOnAnyNumberOfThreads) {
+  const Landing one = landBoxes(1);
+  // Several simultaneous impacts in one round, so that the threads had groups to share.
+  ASSERT_GE(one.mostSimultaneousGroups, 4);
+  for (int threads : {2, 3, 0}) {
+    const Landing many = landBoxes(threads);
+    ASSERT_EQ(many.events.size(), one.events.size()) << threads << " threads";
+    for (std::size_t e = 0; e < one.events.size(); ++e) {
+      const ImpactEvent& a = one.events[e];
+      const ImpactEvent& b = many.events[e];
+      EXPECT_EQ(one.eventBodies[e], many.eventBodies[e]);
+      expectSame(a.point, b.point);
+      expectSame(a.impulse, b.impulse);
+      EXPECT_EQ(a.normalVelocityAfter, b.normalVelocityAfter);
+      EXPECT_EQ(a.law, b.law);
+    }
+    for (std::size_t i = 0; i < one.poses.size(); ++i) {
+      expectSame(one.poses[i].getOrigin(), many.poses[i].getOrigin());
+      for (int r = 0; r < 3; ++r)
+        expectSame(one.poses[i].getBasis()[r], many.poses[i].getBasis()[r]);
+      expectSame(one.linear[i], many.linear[i]);
+      expectSame(one.angular[i], many.angular[i]);
+    }
+  }
+}
+
+TEST(ImpactSolverThreads, RefusesANegativeThreadCount) {
+  Config config;
+  config.solver.threads = -1;
+  test::expectErrorNaming([&] { ImpactSolver solver(config); }, "solver.threads");
+}
+
+}  // namespace
+}  // namespace carom
