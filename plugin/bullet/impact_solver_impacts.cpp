@@ -21,10 +21,9 @@ namespace {
 // A contact that closes within the step and approaches faster than the resting threshold, the
 // forces' half kick left out (it presses resting contacts together by g h/2, above the threshold):
 // the normal velocity at the step's start plus what the earlier rounds' impacts changed
-// (`afterKick`: the normal velocity once the kick was applied, before any impact).
+// (`afterKick`: the normal velocity once the kick was applied, before any impact; `un`: now).
 bool isImpact(const Island& island, const IslandContact& contact,
-              const ImpactSolverSettings& settings, double afterKick) {
-  const double un = normalVelocity(island, contact);
+              const ImpactSolverSettings& settings, double afterKick, double un) {
   const double approach = contact.normalVelocityBeforeForces + (un - afterKick);
   return approach < -settings.restingThreshold && un < 0 &&
          contact.distance + un * island.timeStep <= 0;
@@ -297,7 +296,9 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
     std::vector<IslandContact*> impacts;
     for (std::size_t c = 0; c < island.contacts.size(); ++c) {
       IslandContact& contact = island.contacts[c];
-      if (!isImpact(island, contact, settings, afterKick[c])) continue;
+      // The first round sees the velocities afterKick was taken from.
+      const double un = round == 0 ? afterKick[c] : normalVelocity(island, contact);
+      if (!isImpact(island, contact, settings, afterKick[c], un)) continue;
       impacts.push_back(&contact);
       if (island.bodies[contact.bodyA].dynamic && island.bodies[contact.bodyB].dynamic)
         joined.join(contact.bodyA, contact.bodyB);
