@@ -2,18 +2,17 @@
 // grouped by the dynamic bodies they share; a group of one contact is the material pair's law, a
 // larger group the simultaneous model (core::routh) with each contact's restitution.
 #include <algorithm>
-#include <atomic>
 #include <exception>
 #include <iterator>
 #include <numeric>
 #include <optional>
-#include <thread>
 
 #include "carom/core/impact/law.h"
 #include "disjoint_sets.h"
 #include "impact_solver_island.h"
 #include "partner_frame.h"
 #include "simultaneous_impact.h"
+#include "worker_pool.h"
 
 namespace carom::detail {
 namespace {
@@ -221,25 +220,19 @@ std::vector<ImpactEvent> resolveGroup(Island& island, const std::vector<IslandCo
                            : resolveSimultaneous(island, group, config);
 }
 
-// The threads solver.threads allows (0: the machine's).
-int threadsFor(const Config& config) {
-  if (config.solver.threads > 0) return config.solver.threads;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-}
-
 // A round's groups, each resolved on its own: they share no dynamic body (only immovable partners,
 // which are read), so each writes its own bodies' velocities and its own slot of events, and the
-// result is the same for any number of threads. Threads are started only where two groups or more
-// are simultaneous impacts (a Halm–Posa solve costs tens of microseconds and more, starting a
-// thread about as much) and no joint is held (a jointed contact's law reads every body's state).
-// An exception is rethrown from the first group, in order, that threw.
+// result is the same on any number of threads. The workers take part only where two groups or
+// more are simultaneous impacts (a Halm–Posa solve costs tens of microseconds and more, handing
+// work to a thread several) and no joint is held (a jointed contact's law reads every body's
+// state). An exception is rethrown from the first group, in order, that threw.
 std::vector<std::vector<ImpactEvent>> resolveGroups(
-    Island& island, const std::vector<std::vector<IslandContact*>>& groups, const Config& config) {
+    Island& island, const std::vector<std::vector<IslandContact*>>& groups, const Config& config,
+    WorkerPool* workers) {
   std::vector<std::vector<ImpactEvent>> events(groups.size());
   const auto simultaneous = std::count_if(groups.begin(), groups.end(),
                                           [](const auto& group) { return group.size() > 1; });
-  const int threads = std::min(threadsFor(config), static_cast<int>(groups.size()));
-  if (threads < 2 || simultaneous < 2 || island.held) {
+  if (workers == nullptr || simultaneous < 2 || island.held) {
     for (std::size_t g = 0; g < groups.size(); ++g)
       events[g] = resolveGroup(island, groups[g], config);
     return events;
@@ -251,23 +244,14 @@ std::vector<std::vector<ImpactEvent>> resolveGroups(
     return groups[i].size() > groups[j].size();
   });
   std::vector<std::exception_ptr> failures(groups.size());
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t k = next++; k < groups.size(); k = next++) {
-      const std::size_t g = order[k];
-      try {
-        events[g] = resolveGroup(island, groups[g], config);
-      } catch (...) {
-        failures[g] = std::current_exception();
-      }
+  workers->run(order.size(), [&](std::size_t k) {
+    const std::size_t g = order[k];
+    try {
+      events[g] = resolveGroup(island, groups[g], config);
+    } catch (...) {
+      failures[g] = std::current_exception();
     }
-  };
-  std::vector<std::thread> helpers;
-  for (int t = 1; t < threads; ++t)
-    helpers.emplace_back(work);
-  work();
-  for (std::thread& helper : helpers)
-    helper.join();
+  });
   for (const std::exception_ptr& failure : failures)
     if (failure) std::rethrow_exception(failure);
   return events;
@@ -276,7 +260,7 @@ std::vector<std::vector<ImpactEvent>> resolveGroups(
 }  // namespace
 
 std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
-                                        const ImpactSolverSettings& settings) {
+                                        const ImpactSolverSettings& settings, WorkerPool* workers) {
   // Rounds of impacts: a struck ball of a touching Newton's cradle strikes the next within the
   // same step, which the contact LCP after this stage would otherwise stop plastically. Bounded by
   // solver.maxEventsPerStep rounds; what still approaches then is left to the contact LCP.
@@ -313,7 +297,7 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
         std::remove_if(groups.begin(), groups.end(),
                        [](const std::vector<IslandContact*>& group) { return group.empty(); }),
         groups.end());
-    for (std::vector<ImpactEvent>& resolved : resolveGroups(island, groups, config)) {
+    for (std::vector<ImpactEvent>& resolved : resolveGroups(island, groups, config, workers)) {
       events.insert(events.end(), std::make_move_iterator(resolved.begin()),
                     std::make_move_iterator(resolved.end()));
     }

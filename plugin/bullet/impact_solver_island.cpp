@@ -1,5 +1,7 @@
 #include "impact_solver_island.h"
 
+#include "worker_pool.h"
+
 #include <algorithm>
 #include <unordered_map>
 

@@ -21,6 +21,8 @@
 
 namespace carom::detail {
 
+class WorkerPool;  // worker_pool.h
+
 struct IslandBody {
   const btCollisionObject* object = nullptr;
   btRigidBody* dynamic = nullptr;   // null for static, kinematic and non-rigid objects
@@ -117,8 +119,9 @@ void computeForces(Island& island, const btContactSolverInfo& info);
 void applyForces(Island& island, double fraction);
 
 // Stage 3: resolves the impacts and returns one event per impact contact (time left at 0).
+// `workers`: threads beside the caller's for a round's impact groups, or null for none.
 std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
-                                        const ImpactSolverSettings& settings);
+                                        const ImpactSolverSettings& settings, WorkerPool* workers);
 
 // Stage 4: the persistent contacts (those closing within the step) by core::contact, in at most
 // `sweeps` sweeps, in `memory`.

@@ -1,8 +1,9 @@
 // lcp mode's impact groups on several threads (solver.threads): the same step, bit for bit, as on
-// one.
+// one; and the pool of threads that runs them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <set>
 #include <utility>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "bullet/impact_solver_scene.h"
 #include "carom/bullet/impact_solver.h"
 #include "support/errors.h"
+#include "worker_pool.h"
 
 namespace carom {
 namespace {
@@ -113,6 +115,32 @@ TEST(ImpactSolverThreads, RefusesANegativeThreadCount) {
   Config config;
   config.solver.threads = -1;
   test::expectErrorNaming([&] { ImpactSolver solver(config); }, "solver.threads");
+}
+
+TEST(WorkerPool, RunsEveryJobOnceInEveryRound) {
+  detail::WorkerPool pool(3);
+  EXPECT_EQ(pool.threads(), 3);
+  for (std::size_t round = 0; round < 200; ++round) {
+    const std::size_t count = round % 9;  // fewer jobs than threads, none, and more
+    std::vector<std::atomic<int>> calls(count);
+    pool.run(count, [&](std::size_t i) { ++calls[i]; });
+    for (std::size_t i = 0; i < count; ++i)
+      ASSERT_EQ(calls[i].load(), 1) << "round " << round << ", job " << i;
+  }
+}
+
+TEST(WorkerPool, PoolForKeepsAPoolOfTheAskedSizeAndNoneForOneThread) {
+  std::unique_ptr<detail::WorkerPool> pool;
+  EXPECT_EQ(detail::poolFor(pool, 1), nullptr);
+  detail::WorkerPool* two = detail::poolFor(pool, 2);
+  ASSERT_NE(two, nullptr);
+  EXPECT_EQ(two->threads(), 2);
+  EXPECT_EQ(detail::poolFor(pool, 2), two);  // kept from step to step
+  EXPECT_EQ(detail::poolFor(pool, 3)->threads(), 3);
+  EXPECT_EQ(detail::poolFor(pool, 1), nullptr);
+  EXPECT_EQ(pool, nullptr);
+  EXPECT_EQ(detail::threadCount(4), 4);
+  EXPECT_GE(detail::threadCount(0), 1);  // the machine's
 }
 
 }  // namespace

@@ -118,6 +118,8 @@ struct Island;  // plugin/bullet/impact_solver_island.h
 /// and contact lists (tens to hundreds of kB) would come from the system and go back to it, a
 /// page fault per page each step wherever the heap shrinks after them. It carries nothing from
 /// one step into the next, so a copy is new, empty memory.
+class WorkerPool;  // plugin/bullet/worker_pool.h
+
 struct IslandMemory {
   IslandMemory();
   ~IslandMemory();
@@ -128,6 +130,7 @@ struct IslandMemory {
   std::vector<core::impact::ContactBody> states;        ///< its bodies, for the contact solve
   std::vector<core::contact::PersistentContact> held;   ///< its closing contacts
   core::contact::PersistentContactWorkspace workspace;  ///< the contact solve's own
+  std::unique_ptr<WorkerPool> workers;  ///< the impact rounds' helper threads (solver.threads)
 };
 }  // namespace detail
 

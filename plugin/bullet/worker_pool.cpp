@@ -1,0 +1,71 @@
+#include "worker_pool.h"
+
+#include <algorithm>
+
+namespace carom::detail {
+
+int threadCount(int configured) {
+  if (configured > 0) return configured;
+  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+WorkerPool::WorkerPool(int threads) {
+  for (int t = 1; t < threads; ++t)
+    helpers_.emplace_back([this] { serve(); });
+}
+
+WorkerPool::~WorkerPool() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& helper : helpers_)
+    helper.join();
+}
+
+void WorkerPool::takeJobs() {
+  for (std::size_t i = next_++; i < count_; i = next_++)
+    (*job_)(i);
+}
+
+void WorkerPool::serve() {
+  unsigned long served = 0;
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    wake_.wait(lock, [&] { return stopping_ || round_ != served; });
+    if (stopping_) return;
+    served = round_;
+    lock.unlock();
+    takeJobs();
+    lock.lock();
+    if (--working_ == 0) done_.notify_one();
+  }
+}
+
+void WorkerPool::run(std::size_t count, const std::function<void(std::size_t)>& job) {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    job_ = &job;
+    count_ = count;
+    next_ = 0;
+    working_ = static_cast<int>(helpers_.size());
+    ++round_;
+  }
+  wake_.notify_all();
+  takeJobs();
+  std::unique_lock<std::mutex> lock(mutex_);
+  done_.wait(lock, [&] { return working_ == 0; });
+  job_ = nullptr;
+}
+
+WorkerPool* poolFor(std::unique_ptr<WorkerPool>& pool, int threads) {
+  if (threads < 2) {
+    pool.reset();
+    return nullptr;
+  }
+  if (!pool || pool->threads() != threads) pool = std::make_unique<WorkerPool>(threads);
+  return pool.get();
+}
+
+}  // namespace carom::detail

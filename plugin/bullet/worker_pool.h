@@ -1,0 +1,51 @@
+// Threads kept from step to step that run a round's independent jobs beside the calling thread:
+// lcp mode's impact groups (impact_solver_impacts.cpp). Starting a thread per round cost 0.3–0.5 ms
+// on the benchmark machine, a quarter of the pouring bin's step, and its thread-local buffers
+// (Lemke's B⁻¹) were made afresh with it.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace carom::detail {
+
+// The thread count solver.threads asks for: `configured` itself, or the machine's where it is 0.
+int threadCount(int configured);
+
+class WorkerPool {
+ public:
+  // `threads` − 1 helpers (the caller of run is the other thread); `threads` ≥ 1.
+  explicit WorkerPool(int threads);
+  ~WorkerPool();  // stops the helpers and joins them
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  int threads() const { return static_cast<int>(helpers_.size()) + 1; }
+  // Calls job(i) once for each i in [0, count), on the helpers and the calling thread, in no
+  // particular order, and returns when every call has. `job` must not throw.
+  void run(std::size_t count, const std::function<void(std::size_t)>& job);
+
+ private:
+  void serve();     // a helper's loop
+  void takeJobs();  // calls job_ for the indices left, from any thread
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  const std::function<void(std::size_t)>* job_ = nullptr;
+  std::size_t count_ = 0;
+  std::atomic<std::size_t> next_{0};
+  unsigned long round_ = 0;  // run's calls so far: a helper takes each round once
+  int working_ = 0;          // helpers still in the current round
+  bool stopping_ = false;
+  std::vector<std::thread> helpers_;
+};
+
+// `pool`, made or remade for `threads` threads; null where one thread is asked for.
+WorkerPool* poolFor(std::unique_ptr<WorkerPool>& pool, int threads);
+
+}  // namespace carom::detail
