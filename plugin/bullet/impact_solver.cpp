@@ -5,7 +5,6 @@
 #include "carom/error.h"
 #include "impact_solver_island.h"
 #include "motion_factors.h"
-#include "worker_pool.h"
 
 namespace carom {
 
@@ -78,9 +77,8 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
   // gains nor loses the kick (after the full kick it gains g·h of speed per bounce).
   detail::computeForces(island, info);
   detail::applyForces(island, 0.5);
-  detail::WorkerPool* workers =
-      detail::poolFor(islandMemory_.workers, detail::threadCount(config_.solver.threads));
-  std::vector<ImpactEvent> impacts = detail::resolveImpacts(island, config_, settings_, workers);
+  std::vector<ImpactEvent> impacts =
+      detail::resolveImpacts(island, config_, settings_, islandMemory_.workers);
   detail::applyForces(island, 0.5);
   if (island.jointRows.empty()) {
     detail::solveContacts(island, info.m_numIterations, islandMemory_);

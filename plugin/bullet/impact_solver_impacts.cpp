@@ -228,11 +228,12 @@ std::vector<ImpactEvent> resolveGroup(Island& island, const std::vector<IslandCo
 // state). An exception is rethrown from the first group, in order, that threw.
 std::vector<std::vector<ImpactEvent>> resolveGroups(
     Island& island, const std::vector<std::vector<IslandContact*>>& groups, const Config& config,
-    WorkerPool* workers) {
+    std::unique_ptr<WorkerPool>& workers) {
   std::vector<std::vector<ImpactEvent>> events(groups.size());
   const auto simultaneous = std::count_if(groups.begin(), groups.end(),
                                           [](const auto& group) { return group.size() > 1; });
-  if (workers == nullptr || simultaneous < 2 || island.held) {
+  const int threads = threadCount(config.solver.threads);
+  if (threads < 2 || simultaneous < 2 || island.held) {
     for (std::size_t g = 0; g < groups.size(); ++g)
       events[g] = resolveGroup(island, groups[g], config);
     return events;
@@ -244,7 +245,7 @@ std::vector<std::vector<ImpactEvent>> resolveGroups(
     return groups[i].size() > groups[j].size();
   });
   std::vector<std::exception_ptr> failures(groups.size());
-  workers->run(order.size(), [&](std::size_t k) {
+  poolFor(workers, threads)->run(order.size(), [&](std::size_t k) {
     const std::size_t g = order[k];
     try {
       events[g] = resolveGroup(island, groups[g], config);
@@ -260,7 +261,8 @@ std::vector<std::vector<ImpactEvent>> resolveGroups(
 }  // namespace
 
 std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
-                                        const ImpactSolverSettings& settings, WorkerPool* workers) {
+                                        const ImpactSolverSettings& settings,
+                                        std::unique_ptr<WorkerPool>& workers) {
   // Rounds of impacts: a struck ball of a touching Newton's cradle strikes the next within the
   // same step, which the contact LCP after this stage would otherwise stop plastically. Bounded by
   // solver.maxEventsPerStep rounds; what still approaches then is left to the contact LCP.

@@ -119,9 +119,11 @@ void computeForces(Island& island, const btContactSolverInfo& info);
 void applyForces(Island& island, double fraction);
 
 // Stage 3: resolves the impacts and returns one event per impact contact (time left at 0).
-// `workers`: threads beside the caller's for a round's impact groups, or null for none.
+// `workers`: the threads beside the caller's for a round's impact groups (solver.threads), made
+// when a round first needs them and kept.
 std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
-                                        const ImpactSolverSettings& settings, WorkerPool* workers);
+                                        const ImpactSolverSettings& settings,
+                                        std::unique_ptr<WorkerPool>& workers);
 
 // Stage 4: the persistent contacts (those closing within the step) by core::contact, in at most
 // `sweeps` sweeps, in `memory`.

@@ -1,7 +1,7 @@
 // Threads kept from step to step that run a round's independent jobs beside the calling thread:
-// lcp mode's impact groups (impact_solver_impacts.cpp). Starting a thread per round cost 0.3–0.5 ms
-// on the benchmark machine, a quarter of the pouring bin's step, and its thread-local buffers
-// (Lemke's B⁻¹) were made afresh with it.
+// lcp mode's impact groups (impact_solver_impacts.cpp). A thread started per round costs about as
+// much as the round's work where the rounds are many and small (a pouring bin), and its
+// thread-local buffers (Lemke's B⁻¹) would be made afresh with it.
 #pragma once
 
 #include <atomic>
