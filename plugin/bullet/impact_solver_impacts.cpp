@@ -232,8 +232,8 @@ std::vector<std::vector<ImpactEvent>> resolveGroups(
   std::vector<std::vector<ImpactEvent>> events(groups.size());
   const auto simultaneous = std::count_if(groups.begin(), groups.end(),
                                           [](const auto& group) { return group.size() > 1; });
-  const int threads = threadCount(config.solver.threads);
-  if (threads < 2 || simultaneous < 2 || island.held) {
+  const int threads = simultaneous < 2 || island.held ? 1 : threadCount(config.solver.threads);
+  if (threads < 2) {
     for (std::size_t g = 0; g < groups.size(); ++g)
       events[g] = resolveGroup(island, groups[g], config);
     return events;
