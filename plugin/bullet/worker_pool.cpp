@@ -11,7 +11,7 @@ int threadCount(int configured) {
 
 WorkerPool::WorkerPool(int threads) {
   for (int t = 1; t < threads; ++t)
-    helpers_.emplace_back([this] { serve(); });
+    helpers_.emplace_back([this, t] { serve(t - 1); });
 }
 
 WorkerPool::~WorkerPool() {
@@ -29,13 +29,14 @@ void WorkerPool::takeJobs() {
     (*job_)(i);
 }
 
-void WorkerPool::serve() {
+void WorkerPool::serve(int index) {
   unsigned long served = 0;
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
     wake_.wait(lock, [&] { return stopping_ || round_ != served; });
     if (stopping_) return;
     served = round_;
+    if (index >= called_) continue;  // not needed this round
     lock.unlock();
     takeJobs();
     lock.lock();
@@ -49,10 +50,12 @@ void WorkerPool::run(std::size_t count, const std::function<void(std::size_t)>& 
     job_ = &job;
     count_ = count;
     next_ = 0;
-    working_ = static_cast<int>(helpers_.size());
+    // A helper per job beyond the caller's first, at most: run waits for every helper it calls.
+    called_ = static_cast<int>(std::min(helpers_.size(), count > 0 ? count - 1 : 0));
+    working_ = called_;
     ++round_;
   }
-  wake_.notify_all();
+  if (called_ > 0) wake_.notify_all();
   takeJobs();
   std::unique_lock<std::mutex> lock(mutex_);
   done_.wait(lock, [&] { return working_ == 0; });

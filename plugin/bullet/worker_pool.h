@@ -27,20 +27,21 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   int threads() const { return static_cast<int>(helpers_.size()) + 1; }
-  // Calls job(i) once for each i in [0, count), on the helpers and the calling thread, in no
-  // particular order, and returns when every call has. `job` must not throw.
+  // Calls job(i) once for each i in [0, count), on the calling thread and up to count − 1 helpers,
+  // in no particular order, and returns when every call has. `job` must not throw.
   void run(std::size_t count, const std::function<void(std::size_t)>& job);
 
  private:
-  void serve();     // a helper's loop
-  void takeJobs();  // calls job_ for the indices left, from any thread
+  void serve(int index);  // the loop of helper `index` (0 …)
+  void takeJobs();        // calls job_ for the indices left, from any thread
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   const std::function<void(std::size_t)>* job_ = nullptr;
   std::size_t count_ = 0;
   std::atomic<std::size_t> next_{0};
   unsigned long round_ = 0;  // run's calls so far: a helper takes each round once
-  int working_ = 0;          // helpers still in the current round
+  int called_ = 0;           // helpers 0 … called_ − 1 take part in the current round
+  int working_ = 0;          // of those, the ones still in it
   bool stopping_ = false;
   std::vector<std::thread> helpers_;
 };

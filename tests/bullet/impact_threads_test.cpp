@@ -118,14 +118,16 @@ TEST(ImpactSolverThreads, RefusesANegativeThreadCount) {
 }
 
 TEST(WorkerPool, RunsEveryJobOnceInEveryRound) {
-  detail::WorkerPool pool(3);
-  EXPECT_EQ(pool.threads(), 3);
-  for (std::size_t round = 0; round < 200; ++round) {
-    const std::size_t count = round % 9;  // fewer jobs than threads, none, and more
-    std::vector<std::atomic<int>> calls(count);
-    pool.run(count, [&](std::size_t i) { ++calls[i]; });
-    for (std::size_t i = 0; i < count; ++i)
-      ASSERT_EQ(calls[i].load(), 1) << "round " << round << ", job " << i;
+  for (int threads : {2, 3, 6}) {  // more helpers than jobs too: those sit the round out
+    detail::WorkerPool pool(threads);
+    EXPECT_EQ(pool.threads(), threads);
+    for (std::size_t round = 0; round < 200; ++round) {
+      const std::size_t count = round % 9;  // fewer jobs than threads, none, and more
+      std::vector<std::atomic<int>> calls(count);
+      pool.run(count, [&](std::size_t i) { ++calls[i]; });
+      for (std::size_t i = 0; i < count; ++i)
+        ASSERT_EQ(calls[i].load(), 1) << threads << " threads, round " << round << ", job " << i;
+    }
   }
 }
 
