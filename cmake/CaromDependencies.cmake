@@ -1,7 +1,7 @@
 # The public dependencies, shared by the build tree and, through caromConfig.cmake, by consumers:
 # Eigen and Bullet appear in carom's headers; Threads because a static carom's impacts start
-# threads (solver.threads), which its consumer's link must allow. (The private ones, in CaromPrivateDependencies.cmake,
-# are the build tree's alone.)
+# threads (solver.threads), which its consumer's link must allow. (The private ones, in
+# CaromPrivateDependencies.cmake, are the build tree's alone.)
 #
 # Bullet must be the double-precision build: float and double Bullet cannot share a process and a
 # mismatched link runs silently wrong, so a mismatch is a configure error here, never a run-time

@@ -1,13 +1,12 @@
 #include "impact_solver_island.h"
 
-#include "worker_pool.h"
-
 #include <algorithm>
 #include <unordered_map>
 
 #include "motion_factors.h"
 #include "pair_contacts.h"
 #include "support_contacts.h"
+#include "worker_pool.h"  // IslandMemory's destructor ends the pool
 
 namespace carom::detail {
 namespace {

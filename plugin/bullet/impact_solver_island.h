@@ -21,8 +21,6 @@
 
 namespace carom::detail {
 
-class WorkerPool;  // worker_pool.h
-
 struct IslandBody {
   const btCollisionObject* object = nullptr;
   btRigidBody* dynamic = nullptr;   // null for static, kinematic and non-rigid objects

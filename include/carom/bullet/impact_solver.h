@@ -112,14 +112,13 @@ struct JointWrite {
   btJointFeedback feedback;  ///< written when the joint has a feedback record
 };
 
-struct Island;  // plugin/bullet/impact_solver_island.h
+struct Island;     // plugin/bullet/impact_solver_island.h
+class WorkerPool;  // plugin/bullet/worker_pool.h
 
 /// The memory of the island solves, kept from step to step: made afresh each step, a pile's island
 /// and contact lists (tens to hundreds of kB) would come from the system and go back to it, a
 /// page fault per page each step wherever the heap shrinks after them. It carries nothing from
 /// one step into the next, so a copy is new, empty memory.
-class WorkerPool;  // plugin/bullet/worker_pool.h
-
 struct IslandMemory {
   IslandMemory();
   ~IslandMemory();
