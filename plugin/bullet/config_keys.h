@@ -47,8 +47,8 @@ class KeyList {
 inline constexpr std::string_view kConfigTables[] = {"solver", "material", "pair"};
 
 // [solver]
-inline constexpr std::string_view kSolverKeys[] = {"kind", "simultaneous", "seed",
-                                                   "max_events_per_step", "threads"};
+inline constexpr std::string_view kSolverKeys[] = {
+    "kind", "simultaneous", "seed", "max_events_per_step", "threads", "simultaneous_contacts"};
 
 // [material.NAME] and [pair.A.B]: a pair table takes a material's keys.
 inline constexpr std::string_view kMaterialKeys[] = {

@@ -41,6 +41,10 @@ void readSolver(const TomlReader& reader, const toml::table& table, SolverSettin
       const std::int64_t count = reader.integer(node, path);
       reader.require(node, path, threadsProblem(count));
       solver.threads = static_cast<int>(count);
+    } else if (key == "simultaneous_contacts") {
+      const std::int64_t count = reader.integer(node, path);
+      reader.require(node, path, simultaneousContactsProblem(count));
+      solver.simultaneousContacts = static_cast<int>(count);
     } else {
       reader.unreadKey(key, path);
     }

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <climits>
 
+#include "simultaneous_impact.h"
+
 namespace carom::config_values {
 
 std::string seedProblem(std::int64_t seed) {
@@ -18,6 +20,12 @@ std::string maxEventsPerStepProblem(std::int64_t count) {
 std::string threadsProblem(std::int64_t count) {
   if (count >= 0 && count <= INT_MAX) return {};
   return "must lie in [0, " + std::to_string(INT_MAX) + "], got " + std::to_string(count);
+}
+
+std::string simultaneousContactsProblem(std::int64_t count) {
+  constexpr std::int64_t most = detail::kMaxSimultaneousContacts;
+  if (count >= 1 && count <= most) return {};
+  return "must lie in [1, " + std::to_string(most) + "], got " + std::to_string(count);
 }
 
 std::string numberText(double value) {

@@ -57,6 +57,7 @@ std::string oneOf(const Choice<E> (&choices)[N]) {
 std::string seedProblem(std::int64_t seed);
 std::string maxEventsPerStepProblem(std::int64_t count);
 std::string threadsProblem(std::int64_t count);
+std::string simultaneousContactsProblem(std::int64_t count);
 
 // The shortest text that reads back as `value` (1e-320, not 9.9998886718268301e-321), for messages.
 std::string numberText(double value);

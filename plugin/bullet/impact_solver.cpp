@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "carom/error.h"
+#include "config_values.h"
 #include "impact_solver_island.h"
 #include "motion_factors.h"
 
@@ -18,6 +19,9 @@ ImpactSolver::ImpactSolver(Config config, ImpactSolverSettings settings)
     throw Error("ImpactSolver: driftCorrection must be in (0, 1]");
   if (settings_.driftIterations < 1) throw Error("ImpactSolver: driftIterations must be >= 1");
   if (config_.solver.threads < 0) throw Error("ImpactSolver: solver.threads must be >= 0");
+  const std::string contacts =
+      config_values::simultaneousContactsProblem(config_.solver.simultaneousContacts);
+  if (!contacts.empty()) throw Error("ImpactSolver: solver.simultaneousContacts " + contacts);
 }
 
 void ImpactSolver::setMaterial(const btCollisionObject* body, const std::string& name) {

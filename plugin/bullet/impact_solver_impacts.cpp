@@ -133,7 +133,8 @@ std::vector<ImpactEvent> resolveInTurn(Island& island, const std::vector<IslandC
   return events;
 }
 
-// Halm–Posa on the group's dynamic bodies (simultaneous_impact.h).
+// The simultaneous model on the group's dynamic bodies, by its LCPs, by sweeps or in turn
+// (simultaneousPath).
 std::vector<ImpactEvent> resolveSimultaneous(Island& island,
                                              const std::vector<IslandContact*>& group,
                                              const Config& config) {
@@ -185,12 +186,22 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
     }
     if (!jointsHoldInFrame(joints, *frame)) return resolveInTurn(island, group);
   }
-  const SimultaneousOutcome outcome = resolveSimultaneously(
-      bodies, rows, *frame,
-      [&](const Eigen::VectorXd& approach, const Eigen::VectorXd& mass) {
-        return policyFor(config, approach, mass);
-      },
-      joints);
+  const SimultaneousPath path = simultaneousPath(config.solver, group.size(), !joints.empty());
+  if (path == SimultaneousPath::kInTurn) {
+    std::vector<ImpactEvent> events = resolveInTurn(island, group);
+    for (ImpactEvent& event : events)
+      event.law = inTurnLaw(event.law, group.size());
+    return events;
+  }
+  const bool sweeps = path == SimultaneousPath::kSweeps;
+  const SimultaneousOutcome outcome =
+      sweeps ? resolveBySweeps(bodies, rows, *frame)
+             : resolveSimultaneously(
+                   bodies, rows, *frame,
+                   [&](const Eigen::VectorXd& approach, const Eigen::VectorXd& mass) {
+                     return policyFor(config, approach, mass);
+                   },
+                   joints);
   for (std::size_t s = 0; s < involved.size(); ++s)
     island.bodies[involved[s]].state = bodies[s];
   std::vector<ImpactEvent> events;
@@ -198,7 +209,8 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
     ImpactEvent event =
         eventFor(island, *group[c], outcome.normalVelocityBefore[c], outcome.impulse[c]);
     event.energyChange = outcome.energyChange;
-    event.law = toString(config.solver.simultaneous);
+    event.law = sweeps ? bySweepsLaw(config.solver.simultaneous, group.size())
+                       : toString(config.solver.simultaneous);
     if (!outcome.message.empty()) event.law += " (" + outcome.message + ")";
     event.contacts = static_cast<int>(group.size());
     events.push_back(event);
@@ -206,16 +218,9 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
   return events;
 }
 
-// One impact group: its pair's law for one contact, the simultaneous model for several, in turn
-// beyond kMaxSimultaneousContacts.
+// One impact group: its pair's law for one contact, the simultaneous model for several.
 std::vector<ImpactEvent> resolveGroup(Island& island, const std::vector<IslandContact*>& group,
                                       const Config& config) {
-  if (group.size() > kMaxSimultaneousContacts) {
-    std::vector<ImpactEvent> events = resolveInTurn(island, group);
-    for (ImpactEvent& event : events)
-      event.law = inTurnLaw(event.law, group.size());
-    return events;
-  }
   return group.size() == 1 ? resolveSingle(island, *group[0])
                            : resolveSimultaneous(island, group, config);
 }

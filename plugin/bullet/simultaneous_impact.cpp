@@ -19,12 +19,6 @@ std::pair<core::Vec3, core::Vec3> tangentsOf(const core::Vec3& n) {
   return {t1, n.cross(t1)};
 }
 
-// A side of a contact: its body, or one that does not move (zero inverse mass and inertia).
-core::impact::ContactBody bodyAt(const std::vector<core::impact::ContactBody>& bodies, int index) {
-  return index == kImmovable ? core::impact::ContactBody{}
-                             : bodies[static_cast<std::size_t>(index)];
-}
-
 bool rotationLocked(const core::impact::ContactBody& body) {
   return body.inverseInertiaWorld.isZero(0);
 }
@@ -72,6 +66,15 @@ HeldVelocities heldVelocities(const std::vector<core::impact::ContactBody>& bodi
 
 }  // namespace
 
+core::impact::Contact contactOf(const std::vector<core::impact::ContactBody>& bodies,
+                                const SimultaneousContact& contact) {
+  const auto side = [&](int index) {
+    return index == kImmovable ? core::impact::ContactBody{}
+                               : bodies[static_cast<std::size_t>(index)];
+  };
+  return {side(contact.bodyA), side(contact.bodyB), contact.point, contact.normal};
+}
+
 bool jointsHoldInFrame(const std::vector<core::contact::JointRow>& joints,
                        const core::Vec3& frame) {
   return frame.isZero(0) || std::none_of(joints.begin(), joints.end(), [](const auto& row) {
@@ -79,9 +82,24 @@ bool jointsHoldInFrame(const std::vector<core::contact::JointRow>& joints,
          });
 }
 
+SimultaneousPath simultaneousPath(const SolverSettings& solver, std::size_t contacts,
+                                  bool jointed) {
+  const bool sweepable = !jointed && solver.simultaneous != SimultaneousModel::sequential;
+  const std::size_t lcpContacts =
+      sweepable ? static_cast<std::size_t>(solver.simultaneousContacts) : kMaxSimultaneousContacts;
+  if (contacts <= lcpContacts) return SimultaneousPath::kLcps;
+  return sweepable ? SimultaneousPath::kSweeps : SimultaneousPath::kInTurn;
+}
+
 std::string inTurnLaw(const std::string& law, std::size_t contacts) {
   return law + " (in turn: " + std::to_string(contacts) + " contacts struck at once, over " +
          std::to_string(kMaxSimultaneousContacts) + ")";
+}
+
+std::string bySweepsLaw(SimultaneousModel model, std::size_t contacts) {
+  return std::string(toString(model)) +
+         " (one Anitescu–Potra impact by sweeps: " + std::to_string(contacts) +
+         " contacts struck at once)";
 }
 
 SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>& bodies,
@@ -135,8 +153,7 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
     }
     mu(i) = core::impact::frictionAtImpact(contact.material);
     restitution(i) = contact.material.restitution;
-    const core::impact::Contact pair{bodyAt(bodies, contact.bodyA), bodyAt(bodies, contact.bodyB),
-                                     contact.point, contact.normal};
+    const core::impact::Contact pair = contactOf(bodies, contact);
     effectiveMass(i) =
         1 / contact.normal.dot(core::impact::inverseMassMatrix(pair) * contact.normal);
   }

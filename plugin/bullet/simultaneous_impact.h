@@ -11,6 +11,7 @@
 
 #include <Eigen/Dense>
 
+#include "carom/bullet/config.h"
 #include "carom/core/contact/joint_rows.h"
 #include "carom/core/impact/contact.h"
 #include "carom/core/impact/material.h"
@@ -22,15 +23,23 @@ namespace carom::detail {
 // impact cannot move.
 inline constexpr int kImmovable = -1;
 
-// The most contacts one simultaneous impact resolves at once. Halm–Posa's step LCPs are dense in
-// the contacts and their bodies, and Lemke's pivots grow with their cube: a pyramid of boxes
-// landing at once (a few hundred contacts) would not finish its step. A larger group is resolved
-// one contact at a time by its pair's law, in turn, each while it still approaches (the sequential
-// resolution), what still approaches afterwards struck again in the next round; both modes say so
-// in the event's law.
+// The most contacts one impact's LCPs take (SolverSettings::simultaneousContacts at most). Halm–
+// Posa's step LCPs are dense in the contacts and their bodies, and Lemke's pivots grow with their
+// cube: a pyramid of boxes landing at once (a few hundred contacts) would not finish its step.
 inline constexpr std::size_t kMaxSimultaneousContacts = 32;
-// The law text of a contact resolved in turn in such a group of `contacts`.
+
+// How both modes resolve an impact of several contacts at once (SolverSettings::
+// simultaneousContacts): by the model's LCPs (resolveSimultaneously), as one Anitescu–Potra impact
+// by sweeps (resolveBySweeps), or one contact at a time by its pair's law, in turn, each while it
+// still approaches, what still approaches afterwards struck again in the next round (the sequential
+// resolution). The events' law says which.
+enum class SimultaneousPath { kLcps, kSweeps, kInTurn };
+SimultaneousPath simultaneousPath(const SolverSettings& solver, std::size_t contacts, bool jointed);
+
+// The law text of a contact resolved in turn in an impact of `contacts`.
 std::string inTurnLaw(const std::string& law, std::size_t contacts);
+// The law text of the contacts of an impact of `contacts` resolved by sweeps under `model`.
+std::string bySweepsLaw(SimultaneousModel model, std::size_t contacts);
 
 struct SimultaneousContact {
   int bodyA = kImmovable;  // index into the impact's bodies, or kImmovable
@@ -39,6 +48,11 @@ struct SimultaneousContact {
   core::Vec3 normal = core::Vec3::UnitZ();  // unit, from A into B
   core::impact::Material material;          // its friction and restitution
 };
+
+// `contact` between `bodies` (kImmovable: a side that does not move, zero inverse mass and
+// inertia).
+core::impact::Contact contactOf(const std::vector<core::impact::ContactBody>& bodies,
+                                const SimultaneousContact& contact);
 
 struct SimultaneousOutcome {
   // Per contact: the total impulse on B (N s), the compression phase's Λ_i and the restitution
@@ -57,6 +71,10 @@ struct SimultaneousOutcome {
 using ImpactPolicyChooser = std::function<core::routh::ImpactPolicy(
     const Eigen::VectorXd& approach, const Eigen::VectorXd& effectiveMass)>;
 
+// Whether `joints` can be held in an impact solved in `frame`: a row with an immovable side (the
+// world) needs the world's own frame, `frame` zero. Where not, the callers strike in turn.
+bool jointsHoldInFrame(const std::vector<core::contact::JointRow>& joints, const core::Vec3& frame);
+
 // Resolves `contacts` at once and sets the bodies' velocities to what follows. `frame` is the
 // velocity of the frame in which every immovable partner is at rest (partnersRestFrame): the
 // contact rows see the dynamic bodies only. A body with a zero inverse inertia keeps its spin (its
@@ -71,14 +89,22 @@ using ImpactPolicyChooser = std::function<core::routh::ImpactPolicy(
 // link struck moves the chain, several contacts on jointed bodies are one impact. Rows with an
 // immovable side need `frame` zero (the world is their partner; jointsHoldInFrame). The joint
 // impulses go to jointImpulses.
-// Whether `joints` can be held in an impact solved in `frame`: a row with an immovable side (the
-// world) needs the world's own frame, `frame` zero. Where not, the callers strike in turn.
-bool jointsHoldInFrame(const std::vector<core::contact::JointRow>& joints, const core::Vec3& frame);
-
 SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>& bodies,
                                           const std::vector<SimultaneousContact>& contacts,
                                           const core::Vec3& frame,
                                           const ImpactPolicyChooser& choosePolicy,
                                           const std::vector<core::contact::JointRow>& joints = {});
+
+// Resolves `contacts` (no joints) as one impact in `frame`
+// (as resolveSimultaneously): the compression phase is Anitescu–Potra's inelastic impact
+// (Halm–Posa digest §1.4, eq. (31): every contact at once, Coulomb's round cone at the velocity
+// after), which lies in Halm–Posa's set of outcomes, solved by the persistent contacts' sweeps
+// (core::contact::solvePersistentContacts, each local solve lowering the kinetic energy) in
+// memory and time linear in the contacts; the restitution phase is restitution.h's, each contact's
+// compression impulse again times its e, scaled down where it would add energy. A sweep cap
+// reached leaves contacts still closing for the caller's next round; the outcome's message says so.
+SimultaneousOutcome resolveBySweeps(std::vector<core::impact::ContactBody>& bodies,
+                                    const std::vector<SimultaneousContact>& contacts,
+                                    const core::Vec3& frame);
 
 }  // namespace carom::detail

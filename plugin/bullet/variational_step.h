@@ -499,8 +499,8 @@ class VariationalStep {
   // instant and the contact count; the rest is filled in per contact.
   void resolveOne(const PairContact& contact, const core::impact::Contact& c, ImpactEvent event);
   // Contacts struck one after the other, each by its pair's law, those still approaching when
-  // their turn comes; `overCap`, when not 0, the size of a simultaneous impact over
-  // kMaxSimultaneousContacts that this resolves (its events' law says so).
+  // their turn comes; `overCap`, when not 0, the size of a simultaneous impact that this resolves
+  // in turn (detail::simultaneousPath; its events' law says so).
   void resolveOneByOne(const std::vector<PairContact>& contacts, ImpactEvent event,
                        std::size_t overCap = 0);
   void resolveSimultaneous(const std::vector<PairContact>& contacts,

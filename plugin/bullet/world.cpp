@@ -5,6 +5,7 @@
 #include <BulletCollision/CollisionDispatch/btSimulationIslandManager.h>
 
 #include "carom/error.h"
+#include "config_values.h"
 #include "variational_joints.h"
 #include "variational_step.h"
 
@@ -14,7 +15,13 @@ namespace detail {
 
 WorldSolver::WorldSolver(const Config& config)
     : m_impactSolver(config.solver.kind == SolverKind::lcp ? std::make_unique<ImpactSolver>(config)
-                                                           : nullptr) {}
+                                                           : nullptr) {
+  // A value set in C++ is judged as the parser judges a config file's (lcp mode's ImpactSolver
+  // has already judged it).
+  const std::string contacts =
+      config_values::simultaneousContactsProblem(config.solver.simultaneousContacts);
+  if (!contacts.empty()) throw Error("DynamicsWorld: solver.simultaneousContacts " + contacts);
+}
 
 }  // namespace detail
 

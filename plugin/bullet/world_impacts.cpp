@@ -243,11 +243,6 @@ void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contac
   // Solved in the frame of the kinematic partners (partner_frame.h); contact by contact where
   // they have none.
   const std::optional<core::Vec3> frame = detail::partnersRestFrame(geometry);
-  if (contacts.size() > detail::kMaxSimultaneousContacts) {
-    ++m_diagnostics.impactsInTurn;
-    resolveOneByOne(contacts, event, contacts.size());
-    return;
-  }
   if (!frame) {
     resolveOneByOne(contacts, event);
     return;
@@ -269,18 +264,30 @@ void VariationalStep::resolveSimultaneous(const std::vector<PairContact>& contac
     return;
   }
   const SolverSettings& settings = m_world.getConfig().solver;
-  const detail::SimultaneousOutcome outcome = detail::resolveSimultaneously(
-      problem.bodies, rows, *frame,
-      [&](const Eigen::VectorXd& approach, const Eigen::VectorXd& mass) {
-        return policyOf(settings, approach, mass);
-      },
-      problem.rows);
+  const detail::SimultaneousPath path =
+      detail::simultaneousPath(settings, contacts.size(), !problem.rows.empty());
+  if (path == detail::SimultaneousPath::kInTurn) {
+    ++m_diagnostics.impactsInTurn;
+    resolveOneByOne(contacts, event, contacts.size());
+    return;
+  }
+  const bool sweeps = path == detail::SimultaneousPath::kSweeps;
+  if (sweeps) ++m_diagnostics.impactsBySweeps;
+  const detail::SimultaneousOutcome outcome =
+      sweeps ? detail::resolveBySweeps(problem.bodies, rows, *frame)
+             : detail::resolveSimultaneously(
+                   problem.bodies, rows, *frame,
+                   [&](const Eigen::VectorXd& approach, const Eigen::VectorXd& mass) {
+                     return policyOf(settings, approach, mass);
+                   },
+                   problem.rows);
   for (std::size_t s = 0; s < problem.involved.size(); ++s) {
     applyVelocities(problem.involved[s], problem.bodies[s].linearVelocity,
                     problem.bodies[s].angularVelocity);
   }
   if (!problem.rows.empty()) addJointImpulses(problem, outcome.jointImpulses);
-  event.law = toString(settings.simultaneous);
+  event.law = sweeps ? detail::bySweepsLaw(settings.simultaneous, contacts.size())
+                     : toString(settings.simultaneous);
   if (!outcome.message.empty()) event.law += " (" + outcome.message + ")";
   event.energyChange = outcome.energyChange;
   for (std::size_t i = 0; i < contacts.size(); ++i) {

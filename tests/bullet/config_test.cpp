@@ -58,6 +58,7 @@ simultaneous = "sequential"
 seed = 42
 max_events_per_step = 8
 threads = 2
+simultaneous_contacts = 20
 
 [material.default]
 impact = "newton"
@@ -89,6 +90,7 @@ TEST(Config, DefaultsAreThoseOfTheInterface) {
   EXPECT_EQ(c.solver.seed, 1u);
   EXPECT_EQ(c.solver.maxEventsPerStep, 64);
   EXPECT_EQ(c.solver.threads, 0);
+  EXPECT_EQ(c.solver.simultaneousContacts, 8);
   ASSERT_EQ(c.materials().size(), 1u);
   const Material& m = c.material("default");
   EXPECT_EQ(m.impact, ImpactLawKind::kStronge);
@@ -107,6 +109,7 @@ TEST(Config, ParsesEveryKeyAndMaterialsStartFromTheDefault) {
   EXPECT_EQ(c.solver.seed, 42u);
   EXPECT_EQ(c.solver.maxEventsPerStep, 8);
   EXPECT_EQ(c.solver.threads, 2);
+  EXPECT_EQ(c.solver.simultaneousContacts, 20);
   const Material& steel = c.material("steel");
   EXPECT_EQ(steel.impact, ImpactLawKind::kNewton);
   EXPECT_EQ(steel.restitution, 0.9);
@@ -169,6 +172,12 @@ INSTANTIATE_TEST_SUITE_P(
         Malformed{"[solver]\nseed = 1.5", "bad.toml:2: solver.seed: expected an integer"},
         Malformed{"[solver]\nmax_events_per_step = 0", "bad.toml:2: solver.max_events_per_step:"},
         Malformed{"[solver]\nthreads = -1", "bad.toml:2: solver.threads: must lie in [0, "},
+        Malformed{"[solver]\nsimultaneous_contacts = 0",
+                  "bad.toml:2: solver.simultaneous_contacts: must lie in [1, 32], got 0"},
+        Malformed{"[solver]\nsimultaneous_contacts = 33",
+                  "bad.toml:2: solver.simultaneous_contacts: must lie in [1, 32], got 33"},
+        Malformed{"[solver]\nsimultaneous_contacts = 2.0",
+                  "bad.toml:2: solver.simultaneous_contacts: expected an integer"},
         Malformed{
             "[material.a]\nrestitution = 1.5",
             "bad.toml:2: material.a.restitution: material 'a': restitution must be in [0, 1]"},

@@ -44,6 +44,13 @@ struct SolverSettings {
   /// the same bit for bit for any count. 0: as many as the machine has
   /// (std::thread::hardware_concurrency); 1: the stepping thread alone. ≥ 0.
   int threads = 0;
+  /// The most contacts one simultaneous impact without joints resolves by its model's LCPs
+  /// (routh: Halm–Posa's step LCPs; simultaneous: Anitescu–Potra's), solved by Lemke, whose cost
+  /// grows with the cube of the contacts. A larger one is one Anitescu–Potra impact solved by
+  /// sweeps, in time linear in its contacts, whose outcome lies in Halm–Posa's set too. The
+  /// sequential model and impacts on jointed bodies take the LCPs up to 32 contacts, and beyond
+  /// strike in turn. In 1 … 32.
+  int simultaneousContacts = 8;
 };
 
 /// A material is the core's (carom/core/impact/material.h): impact law (`impact`), restitution,

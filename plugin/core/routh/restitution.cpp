@@ -20,6 +20,17 @@ double energyScale(double slack, double a, double b) {
 
 }  // namespace
 
+double restitutionScale(double slack, double a, double b, const Eigen::VectorXd& un,
+                        const Eigen::VectorXd& dn) {
+  double scale = energyScale(slack, a, b);
+  // Contacts the restitution impulse would drive into approach stop it where they reach zero normal
+  // velocity (or stay where they are, if already within the termination tolerance below zero):
+  // J_n,i(v_c + sΔ) ≥ min(J_n,i v_c, 0).
+  for (Eigen::Index i = 0; i < dn.size(); ++i)
+    if (dn(i) < 0.0) scale = std::min(scale, std::max(0.0, un(i)) / -dn(i));
+  return scale;
+}
+
 RestitutionResult resolveImpactWithRestitution(const ImpactProblem& problem,
                                                const Eigen::VectorXd& vMinus,
                                                const ImpactPolicy& policy,
@@ -39,14 +50,9 @@ RestitutionResult resolveImpactWithRestitution(const ImpactProblem& problem,
       restitution.cwiseProduct(compressed.impulseN), eD.cwiseProduct(compressed.impulseD));
   const Eigen::VectorXd Mdelta = problem.massMatrix() * delta;
   const double slack = problem.kineticEnergy(vMinus) - problem.kineticEnergy(compressed.v);
-  double scale = energyScale(slack, Mdelta.dot(compressed.v), Mdelta.dot(delta));
-  // Contacts the restitution impulse would drive into approach stop it where they reach zero normal
-  // velocity (or stay where they are, if already within the termination tolerance below zero):
-  // J_n,i(v_c + sΔ) ≥ min(J_n,i v_c, 0).
-  const Eigen::VectorXd un = problem.normalJacobian() * compressed.v;
-  const Eigen::VectorXd dn = problem.normalJacobian() * delta;
-  for (Eigen::Index i = 0; i < dn.size(); ++i)
-    if (dn(i) < 0.0) scale = std::min(scale, std::max(0.0, un(i)) / -dn(i));
+  const double scale =
+      restitutionScale(slack, Mdelta.dot(compressed.v), Mdelta.dot(delta),
+                       problem.normalJacobian() * compressed.v, problem.normalJacobian() * delta);
   result.scale = scale;
   result.v = compressed.v + scale * delta;
   return result;

@@ -28,6 +28,12 @@ struct RestitutionResult {
   PolicyResult compression;  ///< phase (1), v_c = compression.outcome.v
 };
 
+/// Phase (2)'s scale: the largest s ∈ [0, 1] with K_c + a s + ½ b s² ≤ K_c + `slack` (slack =
+/// K(v⁻) − K(v_c) ≥ 0, a = (MΔ)·v_c, b = Δ·MΔ ≥ 0) and un_i + s dn_i ≥ min(un_i, 0) for every
+/// contact (un = J_n v_c, dn = J_n Δ). Shared by every way of taking the compression phase.
+double restitutionScale(double slack, double a, double b, const Eigen::VectorXd& un,
+                        const Eigen::VectorXd& dn);
+
 /// e: one coefficient per contact in [0, 1] (dimensionless). Throws carom::Error naming
 /// `restitution` or the policy's parameters on bad input. If the compression phase did not
 /// terminate (see PolicyResult), the restitution phase is skipped (s = 0) and the message kept.
