@@ -50,7 +50,8 @@ void printScene(const Scene& scene, std::ostream& out) {
       << "solver: kind " << toString(scene.config.solver.kind) << ", simultaneous "
       << toString(scene.config.solver.simultaneous) << ", seed " << scene.config.solver.seed
       << ", max_events_per_step " << scene.config.solver.maxEventsPerStep << ", threads "
-      << scene.config.solver.threads << "\n";
+      << scene.config.solver.threads << ", simultaneous_contacts "
+      << scene.config.solver.simultaneousContacts << "\n";
   for (const auto& [name, material] : scene.config.materials()) {
     out << "material " << name << ": impact " << toString(material.impact) << ", restitution "
         << material.restitution << ", friction " << material.friction << ", roughness "
