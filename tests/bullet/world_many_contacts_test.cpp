@@ -89,20 +89,16 @@ TEST(ManyContacts, DroppedPyramidLandsBySweepsAndStandsInVariationalMode) {
   EXPECT_LT(landing.farthestFromRest, 1e-2);
 }
 
-TEST(ManyContacts, DroppedPyramidLandsBySweepsAndStandsInLcpMode) {
-  const Landing landing = dropPyramid(SolverKind::lcp, SimultaneousModel::routh);
-  EXPECT_TRUE(landing.bySweeps);
-  EXPECT_FALSE(landing.inTurn);
-  EXPECT_LT(landing.energyChange, 0);
-  EXPECT_LT(landing.farthestFromRest, 1e-2);
-}
-
-TEST(ManyContacts, DroppedPyramidLandsInTurnAndStandsInLcpModeWhenSequential) {
-  const Landing landing = dropPyramid(SolverKind::lcp, SimultaneousModel::sequential);
-  EXPECT_TRUE(landing.inTurn);
-  EXPECT_FALSE(landing.bySweeps);
-  EXPECT_LT(landing.energyChange, 0);
-  EXPECT_LT(landing.farthestFromRest, 1e-2);
+// The routh model by sweeps, the sequential model in turn.
+TEST(ManyContacts, DroppedPyramidLandsBySweepsOrInTurnAndStandsInLcpMode) {
+  for (const SimultaneousModel model : {SimultaneousModel::routh, SimultaneousModel::sequential}) {
+    const Landing landing = dropPyramid(SolverKind::lcp, model);
+    const bool sequential = model == SimultaneousModel::sequential;
+    EXPECT_EQ(landing.bySweeps, !sequential) << toString(model);
+    EXPECT_EQ(landing.inTurn, sequential) << toString(model);
+    EXPECT_LT(landing.energyChange, 0) << toString(model);
+    EXPECT_LT(landing.farthestFromRest, 1e-2) << toString(model);
+  }
 }
 
 }  // namespace
