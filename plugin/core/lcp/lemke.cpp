@@ -83,11 +83,16 @@ class Tableau {
   const Variables& variables() const { return vars_; }
   Eigen::Index basic(Eigen::Index row) const { return basis_[row]; }
 
-  // The column of variable v in the augmented system, in the current basis: B⁻¹ a_v.
-  Eigen::VectorXd column(Eigen::Index v) const {
-    if (vars_.isW(v)) return inverse_.col(v);
-    if (vars_.isZ(v)) return negatedInverseTimes(M_.col(v - size()));
-    return -inverse_ * d_;
+  // The column of variable v in the augmented system, in the current basis: B⁻¹ a_v, written to
+  // `column` (kept from pivot to pivot: a pivot allocates nothing).
+  void column(Eigen::Index v, Eigen::VectorXd& column) const {
+    if (vars_.isW(v)) {
+      column = inverse_.col(v);
+    } else if (vars_.isZ(v)) {
+      negatedInverseTimes(M_.col(v - size()), column);
+    } else {
+      column.noalias() = -inverse_ * d_;
+    }
   }
 
   // Gauss–Jordan pivot: `entering` replaces the basic variable of `row`; returns that variable.
@@ -179,14 +184,16 @@ class Tableau {
     return !nonzero_.empty();
   }
 
-  // −B⁻¹ x, over x's nonzero entries where it is sparse.
+  // −B⁻¹ x into `product`, over x's nonzero entries where it is sparse.
   template <typename Vector>
-  Eigen::VectorXd negatedInverseTimes(const Eigen::MatrixBase<Vector>& x) const {
-    if (!sparseEntries(x)) return -inverse_ * x;
-    Eigen::VectorXd product = Eigen::VectorXd::Zero(size());
+  void negatedInverseTimes(const Eigen::MatrixBase<Vector>& x, Eigen::VectorXd& product) const {
+    if (!sparseEntries(x)) {
+      product.noalias() = -inverse_ * x;
+      return;
+    }
+    product.setZero(size());
     for (const Eigen::Index i : nonzero_)
       product -= inverse_.col(i) * x(i);
-    return product;
   }
 
   const Eigen::MatrixXd& M_;
@@ -248,7 +255,8 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
   // First pivot: z0 enters at the level that makes w = q + d z0 ≥ 0; the blocking row is the
   // lexicographic minimum of [q_i, e_i] / d_i (the most negative q_i/d_i, ties broken by B⁻¹ = I).
   Eigen::Index entering = vars.artificial();
-  Eigen::VectorXd column = tableau.column(entering);
+  Eigen::VectorXd column(n);
+  tableau.column(entering, column);
   Eigen::Index row = tableau.lexicographicMinimum(allRows, -column);
   std::vector<Eigen::Index> candidates;  // the rows the entering variable can block, per pivot
   candidates.reserve(static_cast<std::size_t>(n));
@@ -260,7 +268,7 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                       "Lemke: pivot limit of " + std::to_string(maxPivots) + " reached");
     }
     entering = vars.complement(leaving);
-    column = tableau.column(entering);
+    tableau.column(entering, column);
     const double floor = options.pivotTolerance * column.lpNorm<Eigen::Infinity>();
     candidates.clear();
     for (Eigen::Index i = 0; i < n; ++i) {
