@@ -5,7 +5,11 @@
 // solver.threads), which another busy process on the machine disturbs less than wall time; the
 // wall time per step and its ratio are printed beside them.
 //
-// Usage: carom-scene-bench [steps] [seconds] [scene ...]
+// Usage: carom-scene-bench [--rounds=N] [steps] [seconds] [scene ...]
+//   rounds   times each scene's three modes are run, back to back (default 1); with more, each
+//            mode's row gives the median over the rounds of its ms/step and of its ratio to stock
+//            Bullet's run of the same round: stock Bullet's own time here moves by up to half
+//            from run to run, and a ratio taken within a round follows it
 //   steps    steps timed per scene and mode (default 60: 1 s at 60 Hz)
 //   seconds  stepping CPU time after which a run stops early and says how many steps it took
 //            (default 5); a single step still running at 4× this (plus 10 s) is reported as not
@@ -22,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -129,52 +134,82 @@ std::optional<Run> runIsolated(const Scene& scene, SolverKind kind, int steps, d
   return run;
 }
 
-// Each mode's run of `scene`; the bullet run's ms/step first (0 if it failed).
-std::vector<std::optional<Run>> compare(const Scene& scene, int steps, double cap) {
-  std::printf("\n%s: %d dynamic bodies, %d steps at 60 Hz%s or %g s of stepping per mode\n",
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t half = values.size() / 2;
+  return values.size() % 2 == 1 ? values[half] : 0.5 * (values[half - 1] + values[half]);
+}
+
+// Each mode's run of `scene`, `rounds` times, the three modes back to back in each round; per
+// mode the last round's run with its times replaced by their medians over the rounds, or nothing
+// where it failed (a mode that fails is not run again).
+std::vector<std::optional<Run>> compare(const Scene& scene, int steps, double cap, int rounds) {
+  std::printf("\n%s: %d dynamic bodies, %d steps at 60 Hz%s or %g s of stepping per mode%s\n",
               scene.name.c_str(), scene.bodies, steps,
-              scene.skip > 0 ? (" after " + std::to_string(scene.skip)).c_str() : "", cap);
+              scene.skip > 0 ? (" after " + std::to_string(scene.skip)).c_str() : "", cap,
+              rounds > 1 ? (", median of " + std::to_string(rounds) + " rounds").c_str() : "");
   std::printf("  %-12s %6s %10s %9s %10s %8s %12s %14s %8s %10s %11s %12s\n", "mode", "steps",
               "ms/step", "x bullet", "wall ms", "x wall", "dE/E0 (run)", "max gain/E0", "impacts",
               "evts/step", "probes/evt", "queries/evt");
-  std::vector<std::optional<Run>> runs;
-  double stock = 0, stockWall = 0;
-  for (SolverKind kind : {SolverKind::bullet, SolverKind::lcp, SolverKind::variational}) {
-    runs.push_back(runIsolated(scene, kind, steps, cap));
-    const std::optional<Run>& run = runs.back();
-    if (!run) {
-      std::printf("  %-12s did not finish a step within the run's limit (killed)\n",
-                  carom::toString(kind));
-    } else if (run->error[0] != '\0') {
-      std::printf("  %-12s failed: %s\n", carom::toString(kind), run->error);
-      runs.back().reset();
-    } else {
-      if (kind == SolverKind::bullet) {
-        stock = run->msPerStep;
-        stockWall = run->wallMsPerStep;
+  const SolverKind kinds[] = {SolverKind::bullet, SolverKind::lcp, SolverKind::variational};
+  std::vector<std::optional<Run>> runs(3);
+  std::vector<bool> failed(3, false);
+  // Per mode and round: ms/step, wall ms/step, and their ratios to the round's bullet run.
+  std::vector<std::vector<double>> cpu(3), wall(3), cpuRatio(3), wallRatio(3);
+  for (int round = 0; round < rounds; ++round) {
+    for (int mode = 0; mode < 3; ++mode) {
+      if (failed[mode]) continue;
+      std::optional<Run> run = runIsolated(scene, kinds[mode], steps, cap);
+      const char* name = carom::toString(kinds[mode]);
+      if (!run) {
+        std::printf("  %-12s did not finish a step within the run's limit (killed)\n", name);
+      } else if (run->error[0] != '\0') {
+        std::printf("  %-12s failed: %s\n", name, run->error);
+        run.reset();
       }
-      const double events = std::max(1L, run->events);
-      std::printf("  %-12s %6d %10.3f %9.2f %10.3f %8.2f %12.3e %14.3e %8ld %10.1f %11.1f %12.1f\n",
-                  carom::toString(kind), run->steps, run->msPerStep, run->msPerStep / stock,
-                  run->wallMsPerStep, run->wallMsPerStep / stockWall, run->energyChange,
-                  run->largestGain, run->impacts, static_cast<double>(run->events) / run->steps,
-                  run->probes / events, run->gapQueries / events);
+      std::fflush(stdout);
+      if (!run) {
+        failed[mode] = true;
+        runs[mode].reset();
+        continue;
+      }
+      cpu[mode].push_back(run->msPerStep);
+      wall[mode].push_back(run->wallMsPerStep);
+      if (!failed[0]) {
+        cpuRatio[mode].push_back(run->msPerStep / cpu[0].back());
+        wallRatio[mode].push_back(run->wallMsPerStep / wall[0].back());
+      }
+      runs[mode] = run;
     }
-    std::fflush(stdout);
   }
+  for (int mode = 0; mode < 3; ++mode) {
+    std::optional<Run>& run = runs[mode];
+    if (!run) continue;
+    run->msPerStep = median(cpu[mode]);
+    run->wallMsPerStep = median(wall[mode]);
+    const double ratio = cpuRatio[mode].empty() ? NAN : median(cpuRatio[mode]);
+    const double wallOver = wallRatio[mode].empty() ? NAN : median(wallRatio[mode]);
+    const double events = std::max(1L, run->events);
+    std::printf("  %-12s %6d %10.3f %9.2f %10.3f %8.2f %12.3e %14.3e %8ld %10.1f %11.1f %12.1f\n",
+                carom::toString(kinds[mode]), run->steps, run->msPerStep, ratio, run->wallMsPerStep,
+                wallOver, run->energyChange, run->largestGain, run->impacts,
+                static_cast<double>(run->events) / run->steps, run->probes / events,
+                run->gapQueries / events);
+  }
+  std::fflush(stdout);
   return runs;
 }
 
 // The bin's mix at several body counts, and each mode's growth exponent: the slope of
 // log(ms/step) against log(N) by least squares over the counts from 50 up whose runs took every
 // step (a capped run measured only the pour's first steps).
-void scaling(int steps, double cap) {
+void scaling(int steps, double cap, int rounds) {
   const int counts[] = {25, 50, 100, 200, 400, 800};
   std::vector<std::vector<std::optional<Run>>> byCount;
   for (const int n : counts) {
     byCount.push_back(
         compare({"bin " + std::to_string(n), n, [n](World& w) { carom::bench::pourIntoBin(w, n); }},
-                steps, cap));
+                steps, cap, rounds));
   }
   std::printf("\ngrowth exponent of ms/step with N (N >= 50, runs that took all %d steps):\n",
               steps);
@@ -200,11 +235,21 @@ void scaling(int steps, double cap) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int steps = argc > 1 ? std::atoi(argv[1]) : 60;
-  const double cap = argc > 2 ? std::atof(argv[2]) : 5.0;
+  int rounds = 1;
+  std::vector<std::string> arguments;  // the positional ones
+  for (int i = 1; i < argc; ++i) {
+    const std::string argument = argv[i];
+    if (argument.rfind("--rounds=", 0) == 0) {
+      rounds = std::atoi(argument.c_str() + 9);
+    } else {
+      arguments.push_back(argument);
+    }
+  }
+  const int steps = arguments.size() > 0 ? std::atoi(arguments[0].c_str()) : 60;
+  const double cap = arguments.size() > 1 ? std::atof(arguments[1].c_str()) : 5.0;
   std::vector<std::string> wanted;
-  for (int i = 3; i < argc; ++i)
-    wanted.emplace_back(argv[i]);
+  for (std::size_t i = 2; i < arguments.size(); ++i)
+    wanted.push_back(arguments[i]);
   if (wanted.empty()) wanted = {"bin", "pyramid", "balls"};
   using namespace carom::bench;
   const std::vector<Scene> scenes = {
@@ -223,22 +268,23 @@ int main(int argc, char** argv) {
       if (scene.name == name) return true;
     return false;
   };
-  bool ok = steps > 0 && cap > 0;
+  bool ok = steps > 0 && cap > 0 && rounds > 0;
   for (const std::string& name : wanted)
     ok = ok && known(name);
   if (!ok) {
     std::fprintf(stderr,
-                 "usage: carom-scene-bench [steps > 0] [seconds > 0] [bin | bin-settled | pyramid "
-                 "| balls | scaling | pyramid-drop | wall | hulls | ragdolls ...]\n");
+                 "usage: carom-scene-bench [--rounds=N > 0] [steps > 0] [seconds > 0] [bin | "
+                 "bin-settled | pyramid | balls | scaling | pyramid-drop | wall | hulls | "
+                 "ragdolls ...]\n");
     return 2;
   }
   for (const std::string& name : wanted) {
     if (name == "scaling") {
-      scaling(steps, cap);
+      scaling(steps, cap, rounds);
       continue;
     }
     for (const Scene& scene : scenes)
-      if (scene.name == name) compare(scene, steps, cap);
+      if (scene.name == name) compare(scene, steps, cap, rounds);
   }
   return 0;
 }
