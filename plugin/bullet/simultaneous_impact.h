@@ -95,14 +95,14 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
                                           const ImpactPolicyChooser& choosePolicy,
                                           const std::vector<core::contact::JointRow>& joints = {});
 
-// Resolves `contacts` (no joints) as one impact in `frame`
-// (as resolveSimultaneously): the compression phase is Anitescu–Potra's inelastic impact
-// (Halm–Posa digest §1.4, eq. (31): every contact at once, Coulomb's round cone at the velocity
-// after), which lies in Halm–Posa's set of outcomes, solved by the persistent contacts' sweeps
-// (core::contact::solvePersistentContacts, each local solve lowering the kinetic energy) in
-// memory and time linear in the contacts; the restitution phase is restitution.h's, each contact's
-// compression impulse again times its e, scaled down where it would add energy. A sweep cap
-// reached leaves contacts still closing for the caller's next round; the outcome's message says so.
+// Resolves `contacts` (no joints) as one impact in `frame` (as resolveSimultaneously): the
+// compression phase is Anitescu–Potra's inelastic impact (Halm–Posa digest §1.4, eq. (31): every
+// contact at once, Coulomb's round cone at the velocity after), which lies in Halm–Posa's set of
+// outcomes, solved by the persistent contacts' sweeps (core::contact::solvePersistentContacts,
+// each local solve lowering the kinetic energy) in memory and time linear in the contacts; the
+// restitution phase is restitution.h's, each contact's compression impulse again times its e,
+// scaled down where it would add energy. A sweep cap reached leaves contacts still closing for the
+// caller's next round; the outcome's message says so.
 SimultaneousOutcome resolveBySweeps(std::vector<core::impact::ContactBody>& bodies,
                                     const std::vector<SimultaneousContact>& contacts,
                                     const core::Vec3& frame);
