@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -29,10 +30,12 @@ struct Landing {
 
 // Twelve boxes landing on the ground in the same step, flat (four corners: a simultaneous impact
 // each) or tilted (one or two corners), and two pairs of stacked boxes whose contact joins them
-// into one group, stepped at 240 Hz with solver.threads = `threads`.
-Landing landBoxes(int threads) {
+// into one group, stepped at 240 Hz with solver.threads = `threads` and
+// solver.simultaneous_contacts = `lcpContacts` (1: every simultaneous impact by sweeps).
+Landing landBoxes(int threads, int lcpContacts) {
   Config config;
   config.solver.threads = threads;
+  config.solver.simultaneousContacts = lcpContacts;
   ImpactSolver solver(config);
   SolverScene scene(&solver);
   std::vector<btRigidBody*> boxes;
@@ -85,29 +88,41 @@ void expectSame(const btVector3& a, const btVector3& b) {
     EXPECT_EQ(a[k], b[k]);
 }
 
+// Every event (bodies, point, impulse, normal velocity after, law) and every final pose and
+// velocity of `many` the same, bit for bit, as `one`'s.
+void expectSameLanding(const Landing& one, const Landing& many, int threads) {
+  ASSERT_EQ(many.events.size(), one.events.size()) << threads << " threads";
+  for (std::size_t e = 0; e < one.events.size(); ++e) {
+    const ImpactEvent& a = one.events[e];
+    const ImpactEvent& b = many.events[e];
+    EXPECT_EQ(one.eventBodies[e], many.eventBodies[e]);
+    expectSame(a.point, b.point);
+    expectSame(a.impulse, b.impulse);
+    EXPECT_EQ(a.normalVelocityAfter, b.normalVelocityAfter);
+    EXPECT_EQ(a.law, b.law);
+  }
+  for (std::size_t i = 0; i < one.poses.size(); ++i) {
+    expectSame(one.poses[i].getOrigin(), many.poses[i].getOrigin());
+    for (int r = 0; r < 3; ++r)
+      expectSame(one.poses[i].getBasis()[r], many.poses[i].getBasis()[r]);
+    expectSame(one.linear[i], many.linear[i]);
+    expectSame(one.angular[i], many.angular[i]);
+  }
+}
+
+// By Halm–Posa's LCPs (up to 8 contacts: all of these) and by sweeps.
 TEST(ImpactSolverThreads, GroupsResolveTheSameOnAnyNumberOfThreads) {
-  const Landing one = landBoxes(1);
-  // Several simultaneous impacts in one round, so that the threads had groups to share.
-  ASSERT_GE(one.mostSimultaneousGroups, 4);
-  for (int threads : {2, 3, 0}) {
-    const Landing many = landBoxes(threads);
-    ASSERT_EQ(many.events.size(), one.events.size()) << threads << " threads";
-    for (std::size_t e = 0; e < one.events.size(); ++e) {
-      const ImpactEvent& a = one.events[e];
-      const ImpactEvent& b = many.events[e];
-      EXPECT_EQ(one.eventBodies[e], many.eventBodies[e]);
-      expectSame(a.point, b.point);
-      expectSame(a.impulse, b.impulse);
-      EXPECT_EQ(a.normalVelocityAfter, b.normalVelocityAfter);
-      EXPECT_EQ(a.law, b.law);
-    }
-    for (std::size_t i = 0; i < one.poses.size(); ++i) {
-      expectSame(one.poses[i].getOrigin(), many.poses[i].getOrigin());
-      for (int r = 0; r < 3; ++r)
-        expectSame(one.poses[i].getBasis()[r], many.poses[i].getBasis()[r]);
-      expectSame(one.linear[i], many.linear[i]);
-      expectSame(one.angular[i], many.angular[i]);
-    }
+  for (const int lcpContacts : {8, 1}) {
+    SCOPED_TRACE(lcpContacts);
+    const Landing one = landBoxes(1, lcpContacts);
+    // Several simultaneous impacts in one round, so that the threads had groups to share.
+    ASSERT_GE(one.mostSimultaneousGroups, 4);
+    const bool bySweeps = std::any_of(one.events.begin(), one.events.end(), [](const auto& e) {
+      return e.law.find("by sweeps") != std::string::npos;
+    });
+    EXPECT_EQ(bySweeps, lcpContacts == 1);
+    for (int threads : {2, 3, 0})
+      expectSameLanding(one, landBoxes(threads, lcpContacts), threads);
   }
 }
 
