@@ -51,7 +51,7 @@ ActiveRows activeRowsOf(const std::vector<SweepContact>& sweep,
     for (int k = 0; k < (sticks ? 3 : 1); ++k) {
       const int row = static_cast<int>(active.rows.size());
       active.rows.emplace_back(i, k);
-      diagonal.push_back(s.K(k, k));
+      diagonal.push_back(s.diagonal(k));
       residual.push_back((k == 0 ? -contacts[i].approach : 0.0) - u[i](k));
       if (s.b != kWorld) {
         active.rowsOf[s.b].push_back(

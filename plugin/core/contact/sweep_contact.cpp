@@ -19,9 +19,11 @@ SweepContact::SweepContact(const PersistentContact& c, const impact::ContactBody
   turnBoundA = turnA.norm();
   turnBoundB = turnB.norm();
   // impact::inverseMassMatrix in the contact frame: −S(r) J⁻¹ S(r) there is armᵀ turn.
-  K = armA.transpose() * turnA + armB.transpose() * turnB;
+  Mat3 K = armA.transpose() * turnA + armB.transpose() * turnB;
   K.diagonal().array() += inverseMassA + inverseMassB;
   K.triangularView<Eigen::StrictlyLower>() = K.transpose();  // symmetric to the bit
+  normalColumn = K.col(0);
+  diagonal = K.diagonal();
   inverseKnn = 1.0 / K(0, 0);
   const Eigen::Matrix2d ktt = K.bottomRightCorner<2, 2>();
   stick = ktt.inverse();  // K_tt is positive definite: a contact has a body with mass

@@ -23,10 +23,13 @@ struct SweepContact {
   Mat3 armA, armB;                // columns r × d_k, r = p − x: u along d_k gains ω·(r × d_k)
   Mat3 turnA, turnB;              // columns J⁻¹(r × d_k): the turn per unit impulse along d_k
   double turnBoundA, turnBoundB;  // Frobenius norms of turnA, turnB: |Δω| ≤ this × |λ|
-  Mat3 K;                         // the Delassus matrix in the contact frame
-  double inverseKnn;              // 1/K_nn: a multiplication in each sweep's normal update
-  Eigen::Matrix2d stick;          // K_tt⁻¹, K_tt the tangential block
-  double largestTangential;       // K_tt's largest eigenvalue
+  // Of K, the Delassus matrix in the contact frame: its first column (the change of u per unit
+  // normal impulse, each sweep's normal update) and its diagonal (the subspace steps' scaling).
+  // The whole of it would be a sixth more memory for each sweep to stream.
+  Vec3 normalColumn, diagonal;
+  double inverseKnn;         // 1/K_nn: a multiplication in each sweep's normal update
+  Eigen::Matrix2d stick;     // K_tt⁻¹, K_tt the tangential block
+  double largestTangential;  // K_tt's largest eigenvalue
 };
 
 // The contact-frame impulse after one local solve, from λ0 with relative velocity u0 (contact
@@ -40,7 +43,7 @@ struct SweepContact {
 inline Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& lambda0, double mu,
                        double approach) {
   const double pn = std::max(0.0, lambda0(0) - (u0(0) + approach) * s.inverseKnn);
-  const Vec3 u = u0 + s.K.col(0) * (pn - lambda0(0));  // the normal update, tangents unchanged
+  const Vec3 u = u0 + s.normalColumn * (pn - lambda0(0));  // the normal update, tangents unchanged
   const Eigen::Vector2d pt = lambda0.tail<2>(), ut = u.tail<2>();
   // Compared squared: the square roots and divisions of a sweep are most of its latency.
   const double radius = mu * pn, radiusSquared = radius * radius;
