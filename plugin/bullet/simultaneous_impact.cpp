@@ -19,10 +19,6 @@ std::pair<core::Vec3, core::Vec3> tangentsOf(const core::Vec3& n) {
   return {t1, n.cross(t1)};
 }
 
-bool rotationLocked(const core::impact::ContactBody& body) {
-  return body.inverseInertiaWorld.isZero(0);
-}
-
 // The velocities equality joint rows allow (simultaneous_impact.h): `basis` N, orthonormal
 // columns spanning the rows' null space (empty without rows), and the factorization of Gᵀ that
 // gives it, which also solves Gᵀ λ = f for the rows' impulses in least squares.
@@ -65,6 +61,10 @@ HeldVelocities heldVelocities(const std::vector<core::impact::ContactBody>& bodi
 }
 
 }  // namespace
+
+bool rotationLocked(const core::impact::ContactBody& body) {
+  return body.inverseInertiaWorld.isZero(0);
+}
 
 core::impact::Contact contactOf(const std::vector<core::impact::ContactBody>& bodies,
                                 const SimultaneousContact& contact) {

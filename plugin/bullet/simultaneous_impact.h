@@ -49,6 +49,10 @@ struct SimultaneousContact {
   core::impact::Material material;          // its friction and restitution
 };
 
+// Whether `body`'s rotation is locked (a zero inverse inertia, motion_factors.h): it keeps its
+// spin through an impact.
+bool rotationLocked(const core::impact::ContactBody& body);
+
 // `contact` between `bodies` (kImmovable: a side that does not move, zero inverse mass and
 // inertia).
 core::impact::Contact contactOf(const std::vector<core::impact::ContactBody>& bodies,

@@ -76,8 +76,7 @@ SimultaneousOutcome resolveBySweeps(std::vector<core::impact::ContactBody>& bodi
   std::vector<core::impact::ContactBody> change = bodies;  // Δ: the velocities' change at s = 1
   for (std::size_t s = 0; s < bodies.size(); ++s) {
     const core::impact::ContactBody& body = bodies[s];
-    // A body whose rotation is locked keeps its spin: its angular impulse does nothing.
-    if (body.inverseInertiaWorld.isZero(0)) angular[s].setZero();
+    if (rotationLocked(body)) angular[s].setZero();  // it keeps its spin
     change[s].linearVelocity = body.inverseMass * linear[s];
     change[s].angularVelocity = body.inverseInertiaWorld * angular[s];
     a += linear[s].dot(body.linearVelocity) + angular[s].dot(body.angularVelocity);

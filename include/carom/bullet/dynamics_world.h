@@ -51,11 +51,13 @@ struct StepDiagnostics {
   /// last step's contact impulses, without a flow, a gap query or a solve: a tower at rest costs
   /// its broadphase. Counted among restingIslands too.
   int stillIslands = 0;
-  /// Simultaneous impacts of more contacts than one Halm–Posa problem takes (32), resolved as one
-  /// Anitescu–Potra impact by sweeps instead (simultaneous_impact.h); their events' law says so.
+  /// Simultaneous impacts of more contacts than solver.simultaneousContacts, resolved as one
+  /// Anitescu–Potra impact by sweeps instead of the model's LCPs (simultaneous_impact.h); their
+  /// events' law says so.
   int impactsBySweeps = 0;
-  /// Such impacts resolved one contact at a time in turn instead: under the sequential model, or
-  /// where joints hold their bodies (the sweeps hold none).
+  /// Simultaneous impacts of more than 32 contacts under the sequential model or on jointed bodies
+  /// (which the sweeps do not hold), resolved one contact at a time in turn; their events' law
+  /// says so.
   int impactsInTurn = 0;
   /// The impact search's work in the step, reruns included: gap evaluations at probe instants
   /// (each an LGVI sub-step of the pair's bodies and a gap query), and all gap queries of shape
