@@ -120,24 +120,6 @@ TEST(CubeTosses, MetricsMatchAnIndependentComputationOnRealTosses) {
   }
 }
 
-// The start rebuilds the velocity at t₀ from the first two frames (data README).
-TEST(CubeTosses, InitialStateIsTheFirstFramesFiniteDifference) {
-  const auto rows = rawRows(kData + "/toss_000.csv");
-  const InitialState start = initialState(readToss(kData + "/toss_000.csv"));
-  const double dt = rows[1][0] - rows[0][0];
-  EXPECT_NEAR(dt, 1 / 148.0, 1e-9);
-  for (int i = 0; i < 3; ++i) {
-    // The data's free fall, 9.61 m/s² (cube_model.h; DataFallsAtTheModelsGravity checks it).
-    const double expected = (rows[1][1 + i] - rows[0][1 + i]) / dt + (i == 2 ? 9.61 * dt / 2 : 0);
-    EXPECT_NEAR(start.velocity[i], expected, 1e-12);
-  }
-  // Row 1's body rate turned into the board frame by frame 0's rotation.
-  const Eigen::Quaterniond q0(rows[0][4], rows[0][5], rows[0][6], rows[0][7]);
-  const Eigen::Vector3d w =
-      q0.normalized().toRotationMatrix() * Eigen::Vector3d(rows[1][11], rows[1][12], rows[1][13]);
-  EXPECT_LT((start.omegaWorld - w).norm(), 1e-12);
-}
-
 // The simulation's gravity is the data's: a parabola fitted here to each flight before the cube
 // comes within 1 cm of the board falls at kGravity (the data's 9.61 m/s², not 9.81), to 0.1.
 TEST(CubeTosses, DataFallsAtTheModelsGravity) {

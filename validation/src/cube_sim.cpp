@@ -113,18 +113,6 @@ class CubeWorld {
 
 }  // namespace
 
-InitialState initialState(const Toss& toss) {
-  const Frame& f0 = toss.frames[0];
-  const Frame& f1 = toss.frames[1];
-  const double dt = f1.t - f0.t;
-  InitialState start;
-  start.position = f0.position;
-  start.rotation = f0.rotation;
-  start.velocity = (f1.position - f0.position) / dt + Eigen::Vector3d(0, 0, kGravity * dt / 2);
-  start.omegaWorld = f0.rotation * f1.omegaBody;
-  return start;
-}
-
 SimulatedToss simulateFrom(const InitialState& start, int frames, const CubeModel& model) {
   InitialState shifted = start;
   shifted.position.z() += model.heightOffset;

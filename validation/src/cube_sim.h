@@ -1,5 +1,5 @@
 // A toss re-simulated in a carom::DynamicsWorld: the cube on a static ground plane, started from
-// the toss's first measured state and sampled at the measured frame times.
+// the toss's first state (initial_state.h) and sampled at the measured frame times.
 #pragma once
 
 #include <Eigen/Geometry>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cube_model.h"
+#include "initial_state.h"
 #include "toss.h"
 
 namespace carom::validation {
@@ -25,16 +26,6 @@ struct SimulatedToss {
   // mode. Tells which law actually ran.
   std::vector<std::string> laws;
 };
-
-// The first measured state as the simulation starts from it: pose of frame 0, and the velocity at
-// t₀ rebuilt from frames 0–1 (the data's velocities are backward differences, half a frame old):
-// v(t₀) = (x₁ − x₀)/Δt + g Δt/2 ẑ, ω the body-frame rate of row 1 turned into the board frame
-// (the cube's inertia is isotropic, so ω is constant in flight).
-struct InitialState {
-  Eigen::Vector3d position, velocity, omegaWorld;
-  Eigen::Quaterniond rotation;
-};
-InitialState initialState(const Toss& toss);
 
 // Runs `toss` with `model` for as many frames as the toss has.
 SimulatedToss simulate(const Toss& toss, const CubeModel& model);
