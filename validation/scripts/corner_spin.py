@@ -86,15 +86,21 @@ def quartiles(values):
     return q[0], q[2]
 
 
-def training_tosses(data):
-    """Every toss of DATA_DIR by number, and the training tosses with a twin counted once: a toss
-    goes by the smallest number of its twin group (same heights to 1e-6), even -> training."""
+def twin_groups(data):
+    """Every toss of DATA_DIR by number, and each toss's group: the smallest number of its twins
+    (same heights to 1e-6). A toss goes by its group: even -> training, odd -> held out."""
     tosses = {int(os.path.basename(p)[5:8]): read(p)
               for p in sorted(glob.glob(os.path.join(data, "toss_*.csv")))}
     group = {}
     for n, T in tosses.items():
         group[n] = min(m for m, U in tosses.items()
                        if len(U) == len(T) and all(abs(u[3] - t[3]) <= 1e-6 for u, t in zip(U, T)))
+    return tosses, group
+
+
+def training_tosses(data):
+    """Every toss of DATA_DIR by number, and the training tosses with a twin counted once."""
+    tosses, group = twin_groups(data)
     return tosses, sorted(n for n in tosses if group[n] % 2 == 0 and group[n] == n)
 
 

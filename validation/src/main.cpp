@@ -23,10 +23,11 @@ namespace cv = carom::validation;
 
 namespace {
 
-// Every case the validation runs: stock Bullet at the camera's step and a quarter of it, and each
-// carom mode with each law (strict maps at each roughness, Stronge's rigid and compliant).
+// Every case the validation runs: stock Bullet at the camera's step, a half, a quarter and an
+// eighth of it, and each carom mode with each law (strict maps at each roughness, Stronge's rigid
+// and compliant).
 std::vector<std::string> allCases() {
-  std::vector<std::string> cases{"bullet", "bullet@4"};
+  std::vector<std::string> cases{"bullet", "bullet@2", "bullet@4", "bullet@8"};
   for (const char* mode : {"lcp", "variational"}) {
     for (const char* law :
          {"newton", "poisson", "stronge", "stronge-tc", "strict-k0", "strict-k1", "strict-k2"})
