@@ -18,8 +18,9 @@
 //            at 25 … 800 bodies and the fitted growth exponent), pyramid-drop (55 boxes, 4 cm
 //            under each level), wall (a brick wall at rest), hulls (1,000 convex hulls),
 //            ragdolls (8 of Bullet's ragdolls dropped onto each other: hinges and cone-twist
-//            joints with their limits, 2 m apart as Bullet's BenchmarkDemo stacks them); default
-//            bin, pyramid and balls.
+//            joints with their limits, 2 m apart as Bullet's BenchmarkDemo stacks them),
+//            ragdolls-pile (their steps 85 on, as they land on each other); default bin, pyramid
+//            and balls.
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -261,6 +262,7 @@ int main(int argc, char** argv) {
       {"wall", 200, [](World& w) { brickWall(w, 10, 20); }},
       {"hulls", 1000, [](World& w) { pourHulls(w, 1000); }},
       {"ragdolls", 88, [](World& w) { ragdollPile(w, 8); }},
+      {"ragdolls-pile", 88, [](World& w) { ragdollPile(w, 8); }, 85},
   };
   const auto known = [&](const std::string& name) {
     if (name == "scaling") return true;
@@ -275,7 +277,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: carom-scene-bench [--rounds=N > 0] [steps > 0] [seconds > 0] [bin | "
                  "bin-settled | pyramid | balls | scaling | pyramid-drop | wall | hulls | "
-                 "ragdolls ...]\n");
+                 "ragdolls | ragdolls-pile ...]\n");
     return 2;
   }
   for (const std::string& name : wanted) {
