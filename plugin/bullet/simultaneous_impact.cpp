@@ -8,6 +8,7 @@
 
 #include "carom/core/routh/restitution.h"
 #include "carom/error.h"
+#include "disjoint_sets.h"
 
 namespace carom::detail {
 namespace {
@@ -19,16 +20,39 @@ std::pair<core::Vec3, core::Vec3> tangentsOf(const core::Vec3& n) {
   return {t1, n.cross(t1)};
 }
 
+// The rows of one block of joints: bodies no row of another block moves (a ragdoll of a pile).
+struct JointBlock {
+  std::vector<int> bodies;        // the impact's bodies the block's rows move
+  std::vector<std::size_t> rows;  // the rows, as the impact's joints number them
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> factor;  // of the block's Gᵀ
+};
+
 // The velocities equality joint rows allow (simultaneous_impact.h): `basis` N, orthonormal
-// columns spanning the rows' null space (empty without rows), and the factorization of Gᵀ that
-// gives it, which also solves Gᵀ λ = f for the rows' impulses in least squares.
+// columns spanning the rows' null space (empty without rows). The rows' matrix G is block
+// diagonal over the blocks of bodies they join, and so is N: each block's null space is found
+// from the QR factorization of its own Gᵀ (which also solves Gᵀ λ = f for its rows' impulses in
+// least squares), a body no row moves keeps its six freedoms. Per block, the factorizations cost
+// a few blocks' sizes cubed, not the whole impact's (a pile of ragdolls struck at once).
 struct HeldVelocities {
   Eigen::MatrixXd basis;
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> rows;
+  std::vector<JointBlock> blocks;
   // q of the M-orthogonal projection N q of v onto the allowed velocities: NᵀM N q = NᵀM v.
   Eigen::VectorXd coordinates(const Eigen::MatrixXd& M, const Eigen::VectorXd& v) const {
     const Eigen::MatrixXd MN = M * basis;
     return (basis.transpose() * MN).ldlt().solve(MN.transpose() * v);
+  }
+  // The rows' impulses λ (one per joint row) that hold Gᵀ λ = f, block by block.
+  Eigen::VectorXd impulses(const Eigen::VectorXd& f, std::size_t rowCount) const {
+    Eigen::VectorXd lambda = Eigen::VectorXd::Zero(static_cast<Eigen::Index>(rowCount));
+    for (const JointBlock& block : blocks) {
+      Eigen::VectorXd part(6 * static_cast<Eigen::Index>(block.bodies.size()));
+      for (std::size_t k = 0; k < block.bodies.size(); ++k)
+        part.segment<6>(6 * static_cast<Eigen::Index>(k)) = f.segment<6>(6 * block.bodies[k]);
+      const Eigen::VectorXd solved = block.factor.solve(part);
+      for (std::size_t r = 0; r < block.rows.size(); ++r)
+        lambda(static_cast<Eigen::Index>(block.rows[r])) = solved(static_cast<Eigen::Index>(r));
+    }
+    return lambda;
   }
 };
 
@@ -39,24 +63,79 @@ HeldVelocities heldVelocities(const std::vector<core::impact::ContactBody>& bodi
   if (joints.empty()) return held;
   if (!jointsHoldInFrame(joints, frame))
     throw Error("a joint to the world needs the impact solved in the world's frame");
-  const Eigen::Index n = M.rows();
-  Eigen::MatrixXd G = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(joints.size()), n);
-  for (Eigen::Index i = 0; i < G.rows(); ++i) {
-    const core::contact::JointRow& row = joints[static_cast<std::size_t>(i)];
+  const int count = static_cast<int>(bodies.size());
+  DisjointSets joined(bodies.size());
+  for (const core::contact::JointRow& row : joints) {
     if (!row.isEquality()) throw Error("a simultaneous impact holds equality joint rows only");
-    for (const auto& [index, linear, angular] : {std::tuple{row.bodyA, row.linearA, row.angularA},
-                                                 {row.bodyB, row.linearB, row.angularB}}) {
-      if (index == kImmovable) continue;
-      G.block<1, 3>(i, 6 * index) = linear.transpose();
-      // A body whose rotation is locked keeps its spin (resolveSimultaneously).
-      if (!rotationLocked(bodies[static_cast<std::size_t>(index)]))
-        G.block<1, 3>(i, 6 * index + 3) = angular.transpose();
-    }
+    if (row.bodyA != kImmovable && row.bodyB != kImmovable) joined.join(row.bodyA, row.bodyB);
   }
-  held.rows.setThreshold(core::contact::JointSystem::kRedundantPivot);
-  held.rows.compute(G.transpose());
-  const Eigen::MatrixXd Q = held.rows.householderQ();
-  held.basis = Q.rightCols(n - held.rows.rank());
+  // The blocks in the order of their first body; each body's place in its block.
+  std::vector<int> blockOf(bodies.size(), -1), place(bodies.size(), -1);
+  std::vector<bool> moved(bodies.size(), false);
+  for (const core::contact::JointRow& row : joints) {
+    for (const int index : {row.bodyA, row.bodyB})
+      if (index != kImmovable) moved[static_cast<std::size_t>(index)] = true;
+  }
+  std::vector<int> blockOfRoot(bodies.size(), -1);
+  for (int body = 0; body < count; ++body) {
+    if (!moved[static_cast<std::size_t>(body)]) continue;
+    int& block = blockOfRoot[static_cast<std::size_t>(joined.root(body))];
+    if (block < 0) {
+      block = static_cast<int>(held.blocks.size());
+      held.blocks.emplace_back();
+    }
+    blockOf[static_cast<std::size_t>(body)] = block;
+    place[static_cast<std::size_t>(body)] =
+        static_cast<int>(held.blocks[static_cast<std::size_t>(block)].bodies.size());
+    held.blocks[static_cast<std::size_t>(block)].bodies.push_back(body);
+  }
+  for (std::size_t r = 0; r < joints.size(); ++r) {
+    const core::contact::JointRow& row = joints[r];
+    const int body = row.bodyA != kImmovable ? row.bodyA : row.bodyB;
+    held.blocks[static_cast<std::size_t>(blockOf[static_cast<std::size_t>(body)])].rows.push_back(
+        r);
+  }
+  // N's columns: each block's null space, then each free body's six unit columns.
+  std::vector<Eigen::MatrixXd> nullSpaces;
+  Eigen::Index columns = 0;
+  for (JointBlock& block : held.blocks) {
+    const Eigen::Index width = 6 * static_cast<Eigen::Index>(block.bodies.size());
+    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(block.rows.size()), width);
+    for (std::size_t i = 0; i < block.rows.size(); ++i) {
+      const core::contact::JointRow& row = joints[block.rows[i]];
+      for (const auto& [index, linear, angular] : {std::tuple{row.bodyA, row.linearA, row.angularA},
+                                                   {row.bodyB, row.linearB, row.angularB}}) {
+        if (index == kImmovable) continue;
+        const Eigen::Index at = 6 * place[static_cast<std::size_t>(index)];
+        G.block<1, 3>(static_cast<Eigen::Index>(i), at) = linear.transpose();
+        // A body whose rotation is locked keeps its spin (resolveSimultaneously).
+        if (!rotationLocked(bodies[static_cast<std::size_t>(index)]))
+          G.block<1, 3>(static_cast<Eigen::Index>(i), at + 3) = angular.transpose();
+      }
+    }
+    block.factor.setThreshold(core::contact::JointSystem::kRedundantPivot);
+    block.factor.compute(G.transpose());
+    const Eigen::MatrixXd Q = block.factor.householderQ();
+    nullSpaces.push_back(Q.rightCols(width - block.factor.rank()));
+    columns += nullSpaces.back().cols();
+  }
+  for (int body = 0; body < count; ++body)
+    if (!moved[static_cast<std::size_t>(body)]) columns += 6;
+  held.basis = Eigen::MatrixXd::Zero(M.rows(), columns);
+  Eigen::Index column = 0;
+  for (std::size_t b = 0; b < held.blocks.size(); ++b) {
+    const JointBlock& block = held.blocks[b];
+    for (std::size_t k = 0; k < block.bodies.size(); ++k) {
+      held.basis.block(6 * block.bodies[k], column, 6, nullSpaces[b].cols()) =
+          nullSpaces[b].middleRows(6 * static_cast<Eigen::Index>(k), 6);
+    }
+    column += nullSpaces[b].cols();
+  }
+  for (int body = 0; body < count; ++body) {
+    if (moved[static_cast<std::size_t>(body)]) continue;
+    held.basis.block<6, 6>(6 * body, column).setIdentity();
+    column += 6;
+  }
   return held;
 }
 
@@ -206,7 +285,8 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
           Jn.row(i).transpose() * p.dot(contacts[static_cast<std::size_t>(i)].normal) +
           Jt.row(2 * i).transpose() * p.dot(t1) + Jt.row(2 * i + 1).transpose() * p.dot(t2);
     }
-    outcome.jointImpulses = held.rows.solve(Eigen::VectorXd(M * (vPlus - vMinus) - contactImpulse));
+    outcome.jointImpulses =
+        held.impulses(Eigen::VectorXd(M * (vPlus - vMinus) - contactImpulse), joints.size());
   }
   outcome.message = result.compression.message;
   return outcome;
