@@ -36,10 +36,13 @@ struct JointBlock {
 struct HeldVelocities {
   Eigen::MatrixXd basis;
   std::vector<JointBlock> blocks;
-  // q of the M-orthogonal projection N q of v onto the allowed velocities: NᵀM N q = NᵀM v.
-  Eigen::VectorXd coordinates(const Eigen::MatrixXd& M, const Eigen::VectorXd& v) const {
-    const Eigen::MatrixXd MN = M * basis;
-    return (basis.transpose() * MN).ldlt().solve(MN.transpose() * v);
+  // M N, of the bodies' block-diagonal M (6 × 6 per body) and N: a body's six rows of N times its
+  // block, not the whole of M, which is zero elsewhere.
+  Eigen::MatrixXd massTimesBasis(const Eigen::MatrixXd& M) const {
+    Eigen::MatrixXd MN(basis.rows(), basis.cols());
+    for (Eigen::Index at = 0; at < basis.rows(); at += 6)
+      MN.middleRows<6>(at) = M.block<6, 6>(at, at) * basis.middleRows<6>(at);
+    return MN;
   }
   // The rows' impulses λ (one per joint row) that hold Gᵀ λ = f, block by block.
   Eigen::VectorXd impulses(const Eigen::VectorXd& f, std::size_t rowCount) const {
@@ -240,12 +243,16 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
   const Eigen::VectorXd before = Jn * vMinus;
   const HeldVelocities held = heldVelocities(bodies, joints, frame, M);
   const bool free = joints.empty();
-  // Without joints the problem is the bodies'; with them, on the coordinates q of v = N q.
+  // Without joints the problem is the bodies'; with them, on the coordinates q of v = N q, its
+  // mass matrix NᵀM N, and the start the M-orthogonal projection N q of v⁻ onto the allowed
+  // velocities: NᵀM N q = NᵀM v⁻.
+  const Eigen::MatrixXd MN = free ? Eigen::MatrixXd() : held.massTimesBasis(M);
+  const Eigen::MatrixXd heldMass = free ? Eigen::MatrixXd() : held.basis.transpose() * MN;
   const core::routh::ImpactProblem problem =
       free ? core::routh::ImpactProblem::spatial(M, Jn, Jt, mu)
-           : core::routh::ImpactProblem::spatial(held.basis.transpose() * M * held.basis,
-                                                 Jn * held.basis, Jt * held.basis, mu);
-  const Eigen::VectorXd start = free ? vMinus : held.coordinates(M, vMinus);
+           : core::routh::ImpactProblem::spatial(heldMass, Jn * held.basis, Jt * held.basis, mu);
+  const Eigen::VectorXd start =
+      free ? vMinus : Eigen::VectorXd(heldMass.ldlt().solve(MN.transpose() * vMinus));
   const Eigen::VectorXd approach = free ? before : Eigen::VectorXd(Jn * held.basis * start);
   const core::routh::RestitutionResult result = core::routh::resolveImpactWithRestitution(
       problem, start, choosePolicy(-approach, effectiveMass), restitution);
