@@ -72,14 +72,14 @@ HeldVelocities heldVelocities(const std::vector<core::impact::ContactBody>& bodi
     if (!row.isEquality()) throw Error("a simultaneous impact holds equality joint rows only");
     if (row.bodyA != kImmovable && row.bodyB != kImmovable) joined.join(row.bodyA, row.bodyB);
   }
-  // The blocks in the order of their first body; each body's place in its block.
-  std::vector<int> blockOf(bodies.size(), -1), place(bodies.size(), -1);
+  // The blocks in the order of their first body (by its set's root); each body's place in its
+  // block.
+  std::vector<int> blockOfRoot(bodies.size(), -1), place(bodies.size(), -1);
   std::vector<bool> moved(bodies.size(), false);
   for (const core::contact::JointRow& row : joints) {
     for (const int index : {row.bodyA, row.bodyB})
       if (index != kImmovable) moved[static_cast<std::size_t>(index)] = true;
   }
-  std::vector<int> blockOfRoot(bodies.size(), -1);
   for (int body = 0; body < count; ++body) {
     if (!moved[static_cast<std::size_t>(body)]) continue;
     int& block = blockOfRoot[static_cast<std::size_t>(joined.root(body))];
@@ -87,7 +87,6 @@ HeldVelocities heldVelocities(const std::vector<core::impact::ContactBody>& bodi
       block = static_cast<int>(held.blocks.size());
       held.blocks.emplace_back();
     }
-    blockOf[static_cast<std::size_t>(body)] = block;
     place[static_cast<std::size_t>(body)] =
         static_cast<int>(held.blocks[static_cast<std::size_t>(block)].bodies.size());
     held.blocks[static_cast<std::size_t>(block)].bodies.push_back(body);
@@ -95,8 +94,8 @@ HeldVelocities heldVelocities(const std::vector<core::impact::ContactBody>& bodi
   for (std::size_t r = 0; r < joints.size(); ++r) {
     const core::contact::JointRow& row = joints[r];
     const int body = row.bodyA != kImmovable ? row.bodyA : row.bodyB;
-    held.blocks[static_cast<std::size_t>(blockOf[static_cast<std::size_t>(body)])].rows.push_back(
-        r);
+    const int block = blockOfRoot[static_cast<std::size_t>(joined.root(body))];
+    held.blocks[static_cast<std::size_t>(block)].rows.push_back(r);
   }
   // N's columns: each block's null space, then each free body's six unit columns.
   std::vector<Eigen::MatrixXd> nullSpaces;

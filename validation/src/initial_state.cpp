@@ -1,7 +1,6 @@
 #include "initial_state.h"
 
 #include <Eigen/QR>
-#include <algorithm>
 
 #include "cube_model.h"
 
