@@ -964,7 +964,9 @@ std::optional<double> VariationalStep::locateImpactBefore(
     end = cap;
     phiEnd = phiCap;
   }
-  const core::RootResult root = core::locateRoot(phiAt, 0, phiNow, end, phiEnd);
+  core::RootSettings settings;
+  settings.gapTolerance = kLocatedGap;
+  const core::RootResult root = core::locateRoot(phiAt, 0, phiNow, end, phiEnd, settings);
   if (root.status != core::RootStatus::kConverged) {
     throw Error("variational step: impact-time search failed (" +
                 std::string(core::toString(root.status)) + ")");

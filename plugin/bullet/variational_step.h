@@ -40,6 +40,13 @@ inline constexpr double kContactTolerance = 1e-6;
 // to |g| h; as impacts, those approaches would make a box at rest chatter on its corners, each
 // bounce lifting it.
 inline constexpr double kRestingSpeed = 0.05;
+// Where the impact search stops (m): at a probed instant where the pair's gap, with its slack,
+// is within this of touching, a millionth of the contact tolerance. Bracketing the instant on to
+// 1e-15 of the step from there moves the contact by less than this and took about half of the
+// search's probes (docs/measurements.md). Just after a contact it resolved a pair's gap with its
+// slack is the slack, at least kContactTolerance: the rule cannot stop there
+// (core::RootSettings::gapTolerance).
+inline constexpr double kLocatedGap = 1e-12;
 // How much deeper than when it went quiet a quiet pair (PairTrack::quiet) may sink before it counts
 // again (m), doubled each further time in the step. A held contact is a velocity constraint at one
 // instant: on a spinning body, or where the closest points run along an edge, the pair goes on

@@ -90,6 +90,24 @@ TEST(DynamicsWorldFeatures, FlatBoxLandingTakesTheSimultaneousPath) {
   EXPECT_LT(box->getAngularVelocity().length(), 1e-6);
 }
 
+TEST(DynamicsWorldFeatures, ASlowImpactIsLocatedAtItsInstant) {
+  // An elastic ball 1 mm above the plane strikes it at 0.14 m/s. The impact search stops within
+  // kLocatedGap (1e-12 m) of touching, 7e-12 s at this speed: a looser stop would show here first,
+  // where the speed is lowest.
+  test::Scene<DynamicsWorld> scene(variationalWith(1.0));
+  scene.world().setMaterial(scene.addGround(), "test");
+  const double drop = 1e-3;
+  btRigidBody* ball = scene.add(new btSphereShape(0.1), 2.0, btVector3(0, 0.1 + drop, 0));
+  scene.world().setMaterial(ball, "test");
+  for (int i = 0; i < 2; ++i)
+    scene.world().stepSimulation(kH, 1, kH);
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_NEAR(events[0].time, std::sqrt(2 * drop / 9.81), 1e-11);
+  EXPECT_NEAR(events[0].normalVelocityBefore, -std::sqrt(2 * 9.81 * drop), 1e-9);
+  EXPECT_NEAR(events[0].normalVelocityAfter, std::sqrt(2 * 9.81 * drop), 1e-9);
+}
+
 TEST(DynamicsWorldFeatures, UserForcesAndPerBodyGravityActExactly) {
   test::Scene<DynamicsWorld> scene(variationalWith(1.0));
   btRigidBody* body = scene.add(new btSphereShape(0.1), 2.0, btVector3(0, 10, 0));
