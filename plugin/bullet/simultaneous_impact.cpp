@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "carom/core/routh/restitution.h"
+#include "carom/core/routh/sim.h"
 #include "carom/error.h"
 #include "disjoint_sets.h"
 
@@ -18,6 +19,17 @@ std::pair<core::Vec3, core::Vec3> tangentsOf(const core::Vec3& n) {
   const core::Vec3 helper = std::abs(n.x()) < 0.9 ? core::Vec3::UnitX() : core::Vec3::UnitY();
   const core::Vec3 t1 = n.cross(helper).normalized();
   return {t1, n.cross(t1)};
+}
+
+// The outcome of an impact in which no contact approaches: v⁺ = v⁻, no impulse.
+core::routh::RestitutionResult unstruck(const core::routh::ImpactProblem& problem,
+                                        const Eigen::VectorXd& v) {
+  core::routh::RestitutionResult result;
+  result.v = v;
+  result.compression.outcome.v = v;
+  result.compression.outcome.impulseN = Eigen::VectorXd::Zero(problem.contacts());
+  result.compression.outcome.impulseD = Eigen::VectorXd::Zero(problem.frictionRows());
+  return result;
 }
 
 // The rows of one block of joints: bodies no row of another block moves (a ragdoll of a pile).
@@ -253,8 +265,14 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
   const Eigen::VectorXd start =
       free ? vMinus : Eigen::VectorXd(heldMass.ldlt().solve(MN.transpose() * vMinus));
   const Eigen::VectorXd approach = free ? before : Eigen::VectorXd(Jn * held.basis * start);
-  const core::routh::RestitutionResult result = core::routh::resolveImpactWithRestitution(
-      problem, start, choosePolicy(-approach, effectiveMass), restitution);
+  const core::routh::ImpactPolicy policy = choosePolicy(-approach, effectiveMass);
+  // The joints' projection alone may stop every contact (a link falling as fast as the link it is
+  // jointed to rises): nothing is left to strike, and a policy sized by the fastest approach would
+  // have no step.
+  const core::routh::RestitutionResult result =
+      core::routh::approaching(problem, start, policy.sim.terminationTolerance)
+          ? core::routh::resolveImpactWithRestitution(problem, start, policy, restitution)
+          : unstruck(problem, start);
   const Eigen::VectorXd vPlus = free ? result.v : held.basis * result.v;
   for (std::size_t s = 0; s < bodies.size(); ++s) {
     const Eigen::Index at = 6 * static_cast<Eigen::Index>(s);

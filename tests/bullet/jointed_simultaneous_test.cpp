@@ -145,6 +145,45 @@ TEST(JointedSimultaneousImpact, HoldsEveryBlocksRowsAndAccountsForTheMomentum) {
   EXPECT_GT((s.bodies[4].linearVelocity - before[4].linearVelocity).norm(), 0.1);
 }
 
+// Two boxes on a ball joint, the lower one falling onto the ground as fast as the upper one
+// rises: the joint's projection alone stops the pair, and nothing is left for the contact. The
+// modes size Halm–Posa's caps by the fastest approach (a quarter of its stopping impulse in lcp
+// mode), none here; the pair leaves at rest on the row impulses alone.
+TEST(JointedSimultaneousImpact, AContactTheJointsAloneStopTakesNoImpulse) {
+  core::impact::Material material;
+  material.restitution = 0.5;
+  material.friction = 0.3;
+  std::vector<ContactBody> bodies = {box(1.0, {0.0, 0.1, 0.0}, {0.0, -1.0, 0.0}, Vec3::Zero()),
+                                     box(1.0, {0.0, 0.3, 0.0}, {0.0, 1.0, 0.0}, Vec3::Zero())};
+  std::vector<JointRow> joints;
+  addBallJoint(joints, bodies, 0, 1, {0.0, 0.2, 0.0});
+  const std::vector<SimultaneousContact> contacts = {
+      {kImmovable, 0, {0.0, 0.0, 0.0}, Vec3::UnitY(), material},
+      {kImmovable, 0, {0.1, 0.0, 0.0}, Vec3::UnitY(), material}};
+  const auto byFastestApproach = [](const Eigen::VectorXd& approach,
+                                    const Eigen::VectorXd& effectiveMass) {
+    core::routh::ImpactPolicy policy;
+    policy.kind = core::routh::PolicyKind::kEqualRate;
+    policy.stepSize = approach.cwiseProduct(effectiveMass).maxCoeff() / 4;
+    return policy;
+  };
+  const std::vector<ContactBody> before = bodies;
+  const SimultaneousOutcome outcome =
+      detail::resolveSimultaneously(bodies, contacts, Vec3::Zero(), byFastestApproach, joints);
+  for (const Vec3& impulse : outcome.impulse)
+    EXPECT_EQ(impulse, Vec3::Zero());
+  for (const ContactBody& body : bodies) {
+    EXPECT_LT(body.linearVelocity.norm(), 1e-12);
+    EXPECT_LT(body.angularVelocity.norm(), 1e-12);
+  }
+  for (const JointRow& row : joints)
+    EXPECT_NEAR(rowVelocity(bodies, row), 0.0, 1e-12);
+  EXPECT_NEAR(outcome.energyChange, -kineticEnergy(before), 1e-12);
+  ASSERT_EQ(outcome.jointImpulses.size(), 3);
+  // Along y the row's impulse stops both: 1 kg s⁻¹ m on each, in opposite senses.
+  EXPECT_NEAR(std::abs(outcome.jointImpulses(1)), 1.0, 1e-12);
+}
+
 // The bodies listed in reverse and the rows shuffled: the blocks come in another order, and each
 // body leaves at the same velocity.
 TEST(JointedSimultaneousImpact, OutcomeDoesNotDependOnTheOrderOfBodiesAndRows) {
