@@ -47,6 +47,35 @@ void applyBlocks(const std::vector<BodyBlock>& blocks, Eigen::MatrixXd& m) {
   }
 }
 
+// left diag(blocks) rightᵀ, for gradients (rows × 6N) whose rows each have columns at a few bodies
+// (a joint's rows at its two): per body, only the rows with columns there. Dense, the product cost
+// rows² × 6N and a third of a ragdoll pile's variational steps.
+Eigen::MatrixXd weightedProduct(const Eigen::MatrixXd& left, const std::vector<BodyBlock>& blocks,
+                                const Eigen::MatrixXd& right) {
+  Eigen::MatrixXd product = Eigen::MatrixXd::Zero(left.rows(), right.rows());
+  std::vector<Eigen::Index> leftRows;
+  std::vector<std::pair<Eigen::Index, Eigen::Matrix<double, 6, 1>>>
+      rightColumns;  // row, blocks · its columns
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    const Eigen::Index at = 6 * static_cast<Eigen::Index>(i);
+    leftRows.clear();
+    rightColumns.clear();
+    for (Eigen::Index r = 0; r < left.rows(); ++r)
+      if (!left.block<1, 6>(r, at).isZero(0.0)) leftRows.push_back(r);
+    for (Eigen::Index s = 0; s < right.rows(); ++s) {
+      if (right.block<1, 6>(s, at).isZero(0.0)) continue;
+      Eigen::Matrix<double, 6, 1> weighted;
+      weighted << blocks[i].linear * right.block<1, 3>(s, at).transpose(),
+          blocks[i].angular * right.block<1, 3>(s, at + 3).transpose();
+      rightColumns.emplace_back(s, weighted);
+    }
+    for (const Eigen::Index r : leftRows)
+      for (const auto& [s, weighted] : rightColumns)
+        product(r, s) += left.block<1, 6>(r, at) * weighted;
+  }
+  return product;
+}
+
 // M⁻¹ = diag(I/m_i, J_i⁻¹): generalised momentum (γ, Π) to velocity (ẋ, Ω).
 std::vector<BodyBlock> inverseMass(const JointedSystem& system) {
   std::vector<BodyBlock> blocks;
@@ -106,11 +135,11 @@ std::vector<BodyBlock> stepSensitivity(const JointedSystem& system, const std::v
 bool project(const JointedSystem& system, const Eigen::MatrixXd& G, std::vector<BodyState>& states,
              Eigen::VectorXd& impulse) {
   if (G.rows() == 0) return true;
-  Eigen::MatrixXd mobility = G.transpose();  // M⁻¹Gᵀ
-  applyBlocks(inverseMass(system), mobility);
-  // (M⁻¹Gᵀ)ᵀp = G M⁻¹p
+  const std::vector<BodyBlock> mobility = inverseMass(system);
+  Eigen::MatrixXd velocity = momenta(states);  // M⁻¹p
+  applyBlocks(mobility, velocity);
   const Eigen::VectorXd solved =
-      solveRedundant(G * mobility, -(mobility.transpose() * momenta(states)));
+      solveRedundant(weightedProduct(G, mobility, G), -(G * velocity).col(0));
   if (!solved.allFinite()) return false;
   impulse = solved;
   addMomenta(states, G.transpose() * impulse);
@@ -154,9 +183,9 @@ StartSolve solveStartImpulse(const JointedSystem& system, const std::vector<Body
     }
     if (solve.iterations == settings.maxIterations) return solve;  // kIterationLimit
     // ∂g(q_{k+1})/∂Λ = G(q_{k+1}) h diag(I/m_i, W_i) G(q_k)ᵀ (stepSensitivity).
-    Eigen::MatrixXd sensitivity = startGradient.transpose();
-    applyBlocks(stepSensitivity(system, solve.steps.F, h), sensitivity);
-    const Eigen::VectorXd step = solveRedundant(end.gradient * sensitivity, end.value);
+    const Eigen::VectorXd step = solveRedundant(
+        weightedProduct(end.gradient, stepSensitivity(system, solve.steps.F, h), startGradient),
+        end.value);
     if (!step.allFinite()) {
       solve.status = SolveStatus::kSingular;
       return solve;
