@@ -21,17 +21,6 @@ std::pair<core::Vec3, core::Vec3> tangentsOf(const core::Vec3& n) {
   return {t1, n.cross(t1)};
 }
 
-// The outcome of an impact in which no contact approaches: v⁺ = v⁻, no impulse.
-core::routh::RestitutionResult unstruck(const core::routh::ImpactProblem& problem,
-                                        const Eigen::VectorXd& v) {
-  core::routh::RestitutionResult result;
-  result.v = v;
-  result.compression.outcome.v = v;
-  result.compression.outcome.impulseN = Eigen::VectorXd::Zero(problem.contacts());
-  result.compression.outcome.impulseD = Eigen::VectorXd::Zero(problem.frictionRows());
-  return result;
-}
-
 // The rows of one block of joints: bodies no row of another block moves (a ragdoll of a pile).
 struct JointBlock {
   std::vector<int> bodies;        // the impact's bodies the block's rows move
@@ -265,14 +254,14 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
   const Eigen::VectorXd start =
       free ? vMinus : Eigen::VectorXd(heldMass.ldlt().solve(MN.transpose() * vMinus));
   const Eigen::VectorXd approach = free ? before : Eigen::VectorXd(Jn * held.basis * start);
-  const core::routh::ImpactPolicy policy = choosePolicy(-approach, effectiveMass);
+  core::routh::ImpactPolicy policy = choosePolicy(-approach, effectiveMass);
   // The joints' projection alone may stop every contact (a link falling as fast as the link it is
-  // jointed to rises): nothing is left to strike, and a policy sized by the fastest approach would
-  // have no step.
+  // jointed to rises): a policy sized by the fastest approach then has no step, and the model that
+  // needs none takes none (Algorithm 1 ends before its first LCP: v⁺ = v⁻, no impulse).
+  if (!core::routh::approaching(problem, start, policy.sim.terminationTolerance))
+    policy.kind = core::routh::PolicyKind::kSimultaneous;
   const core::routh::RestitutionResult result =
-      core::routh::approaching(problem, start, policy.sim.terminationTolerance)
-          ? core::routh::resolveImpactWithRestitution(problem, start, policy, restitution)
-          : unstruck(problem, start);
+      core::routh::resolveImpactWithRestitution(problem, start, policy, restitution);
   const Eigen::VectorXd vPlus = free ? result.v : held.basis * result.v;
   for (std::size_t s = 0; s < bodies.size(); ++s) {
     const Eigen::Index at = 6 * static_cast<Eigen::Index>(s);

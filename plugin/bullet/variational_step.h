@@ -41,9 +41,8 @@ inline constexpr double kContactTolerance = 1e-6;
 // bounce lifting it.
 inline constexpr double kRestingSpeed = 0.05;
 // Where the impact search stops (m): at a probed instant where the pair's gap, with its slack,
-// is within this of touching, a millionth of the contact tolerance. Bracketing the instant on to
-// 1e-15 of the step from there moves the contact by less than this and took about half of the
-// search's probes (docs/measurements.md). Just after a contact it resolved a pair's gap with its
+// is within this of touching, a millionth of the contact tolerance; bracketing the instant further
+// would move the contact by less than this. Just after a contact it resolved a pair's gap with its
 // slack is the slack, at least kContactTolerance: the rule cannot stop there
 // (core::RootSettings::gapTolerance).
 inline constexpr double kLocatedGap = 1e-12;

@@ -180,7 +180,7 @@ TEST(JointedSimultaneousImpact, AContactTheJointsAloneStopTakesNoImpulse) {
     EXPECT_NEAR(rowVelocity(bodies, row), 0.0, 1e-12);
   EXPECT_NEAR(outcome.energyChange, -kineticEnergy(before), 1e-12);
   ASSERT_EQ(outcome.jointImpulses.size(), 3);
-  // Along y the row's impulse stops both: 1 kg s⁻¹ m on each, in opposite senses.
+  // Along y the row's impulse stops both: 1 N s on each, in opposite senses.
   EXPECT_NEAR(std::abs(outcome.jointImpulses(1)), 1.0, 1e-12);
 }
 

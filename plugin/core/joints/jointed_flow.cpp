@@ -48,30 +48,25 @@ void applyBlocks(const std::vector<BodyBlock>& blocks, Eigen::MatrixXd& m) {
 }
 
 // left diag(blocks) rightᵀ, for gradients (rows × 6N) whose rows each have columns at a few bodies
-// (a joint's rows at its two): per body, only the rows with columns there. Dense, the product cost
-// rows² × 6N and a third of a ragdoll pile's variational steps.
+// (a joint's rows at its two): per body, only the rows with columns there, where a dense product
+// would take rows² × 6N.
 Eigen::MatrixXd weightedProduct(const Eigen::MatrixXd& left, const std::vector<BodyBlock>& blocks,
                                 const Eigen::MatrixXd& right) {
+  Eigen::MatrixXd weighted = right.transpose();  // diag(blocks) rightᵀ
+  applyBlocks(blocks, weighted);
   Eigen::MatrixXd product = Eigen::MatrixXd::Zero(left.rows(), right.rows());
-  std::vector<Eigen::Index> leftRows;
-  std::vector<std::pair<Eigen::Index, Eigen::Matrix<double, 6, 1>>>
-      rightColumns;  // row, blocks · its columns
+  std::vector<Eigen::Index> leftRows, rightRows;
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     const Eigen::Index at = 6 * static_cast<Eigen::Index>(i);
     leftRows.clear();
-    rightColumns.clear();
+    rightRows.clear();
     for (Eigen::Index r = 0; r < left.rows(); ++r)
       if (!left.block<1, 6>(r, at).isZero(0.0)) leftRows.push_back(r);
-    for (Eigen::Index s = 0; s < right.rows(); ++s) {
-      if (right.block<1, 6>(s, at).isZero(0.0)) continue;
-      Eigen::Matrix<double, 6, 1> weighted;
-      weighted << blocks[i].linear * right.block<1, 3>(s, at).transpose(),
-          blocks[i].angular * right.block<1, 3>(s, at + 3).transpose();
-      rightColumns.emplace_back(s, weighted);
-    }
+    for (Eigen::Index s = 0; s < right.rows(); ++s)
+      if (!right.block<1, 6>(s, at).isZero(0.0)) rightRows.push_back(s);
     for (const Eigen::Index r : leftRows)
-      for (const auto& [s, weighted] : rightColumns)
-        product(r, s) += left.block<1, 6>(r, at) * weighted;
+      for (const Eigen::Index s : rightRows)
+        product(r, s) += left.block<1, 6>(r, at) * weighted.block<6, 1>(at, s);
   }
   return product;
 }
