@@ -144,8 +144,8 @@ TEST(CubeTosses, DataFallsAtTheModelsGravity) {
 // A cube sliding flat stops after v²/(2 μ g) with μ the sustained contacts' μ in carom's modes,
 // whatever the impacts' μ, and with Bullet's one μ in stock Bullet.
 TEST(CubeTosses, AFlatSlideStopsAtTheSlidingFriction) {
-  InitialState start;
-  start.position = Eigen::Vector3d(0, 0, kHalfSide);
+  InitialState start;  // flat on its −z face: the centre of mass kCentreOfMass above the centre
+  start.position = Eigen::Vector3d(0, 0, kHalfSide) + kCentreOfMass;
   start.rotation = Eigen::Quaterniond::Identity();
   start.velocity = Eigen::Vector3d(0.5, 0, 0);
   start.omegaWorld = Eigen::Vector3d::Zero();
@@ -202,6 +202,33 @@ TEST(CubeTosses, CubeDroppedFlatRestsOnTheFaceItFellOn) {
       for (const std::string& l : run.laws)
         seen = seen || l.find(law) != std::string::npos || l == "routh";
       EXPECT_TRUE(seen) << name << ": laws " << run.laws.front();
+    }
+  }
+}
+
+// A cube balanced on an edge, its centre of mass off the geometric centre towards one body face
+// (kCentreOfMass or its opposite): it falls towards the centre of mass, in every mode, and the
+// pose reported is the geometric centre's, resting a half side above the board. Turned 45° about
+// x, the faces on the board's side of the edge are −y (normal towards world −y) and −z (towards
+// +y); the centre of mass R c lies towards −y for c along +z, towards +y for c along −z.
+TEST(CubeTosses, ACubeOnAnEdgeFallsTowardsItsCentreOfMass) {
+  const Eigen::Quaterniond onEdge(Eigen::AngleAxisd(M_PI / 4, Eigen::Vector3d::UnitX()));
+  for (const char* name : {"bullet@4", "lcp/stronge", "variational/stronge"}) {
+    for (const double sign : {1.0, -1.0}) {
+      CubeModel model = parseCaseName(name);
+      model.restitution = 0.2;
+      model.friction = 0.2;
+      model.centreOfMass = sign * kCentreOfMass;
+      InitialState start;  // the edge 1 mm above the board, at rest
+      start.rotation = onEdge;
+      start.position =
+          Eigen::Vector3d(0, 0, std::sqrt(2.0) * kHalfSide + 1e-3) + onEdge * model.centreOfMass;
+      start.velocity = start.omegaWorld = Eigen::Vector3d::Zero();
+      const SimulatedToss run = simulateFrom(start, 150, model);  // 1 s
+      ASSERT_TRUE(run.finite) << name;
+      const Pose& end = run.poses.back();
+      EXPECT_EQ(downFace(end.rotation), sign > 0 ? 2 : 4) << name << " " << sign;
+      EXPECT_NEAR(end.position.z(), kHalfSide, 2e-3) << name << " " << sign;
     }
   }
 }

@@ -2,6 +2,8 @@
 // material parameters. One value names a "case" of the validation (mode × law × roughness).
 #pragma once
 
+#include <Eigen/Core>
+
 #include <string>
 
 #include "carom/bullet/config.h"
@@ -37,6 +39,13 @@ constexpr double kInertia = kInertiaRatio * kMass * kHalfSide * kHalfSide;  // k
 // Coulomb μ of sustained sliding, measured: the training tosses' 268 slides flat on a face (≥ 6
 // frames, > 8 cm/s) decelerate at 0.211 g (IQR 0.202–0.221), independent of any simulation: 0.21.
 constexpr double kSlidingFriction = 0.21;
+// The centre of mass from the geometric centre (the tracked one), in the body frame (m, data
+// units), measured on the training tosses' free flights (validation/scripts/centre_of_mass.py): the
+// centre of mass moves on gravity's parabola while the tracked centre turns about it; least squares
+// over 274 flights give (+0.04, +0.24, +5.13) mm, 90 % intervals −0.48…+0.54, −0.25…+0.91 and
+// +3.53…+6.75 mm: 5.1 mm towards the body's +z face, none across it. The real cube rests on that
+// face 107 times in 428, on the opposite one 46 (a centred cube's simulations: 70 and 62).
+inline const Eigen::Vector3d kCentreOfMass{0, 0, 0.0051};
 
 struct CubeModel {
   SolverKind kind = SolverKind::variational;
@@ -56,6 +65,9 @@ struct CubeModel {
   // The tracked centre's height error (m): the true centre is the measured one plus this, so the
   // cube starts this much higher and its simulated heights are reported this much lower.
   double heightOffset = 0;
+  // The centre of mass from the geometric centre, body frame (m); the bodies' origin and the start
+  // fit's parabola are the centre of mass, the poses reported and compared the geometric centre's.
+  Eigen::Vector3d centreOfMass = kCentreOfMass;
   int substeps = 1;  // internal steps per camera frame (1/148 s each by default); ≥ 1
 };
 

@@ -36,17 +36,19 @@ Config configFor(const CubeModel& model) {
 }
 
 // The corner `corner` (0…7, a bit per axis) of the rounded cube's inner box, whose Minkowski sum
-// with a ball of radius kEdgeRadius is the cube (body frame, m).
-btVector3 innerCorner(int corner) {
+// with a ball of radius kEdgeRadius is the cube, in the body frame of the centre of mass (m).
+btVector3 innerCorner(int corner, const Eigen::Vector3d& centreOfMass) {
   const double a = kHalfSide - kEdgeRadius;
-  return btVector3((corner & 1 ? 1 : -1) * a, (corner & 2 ? 1 : -1) * a, (corner & 4 ? 1 : -1) * a);
+  const Eigen::Vector3d geometric((corner & 1 ? 1 : -1) * a, (corner & 2 ? 1 : -1) * a,
+                                  (corner & 4 ? 1 : -1) * a);
+  return toBt(geometric - centreOfMass);
 }
 
 // The rounded cube's lowest point's depth below the board (m, ≥ 0).
-double depthBelowBoard(const btTransform& pose) {
+double depthBelowBoard(const btTransform& pose, const Eigen::Vector3d& centreOfMass) {
   double lowest = 0;
   for (int corner = 0; corner < 8; ++corner)
-    lowest = std::min(lowest, (pose * innerCorner(corner)).z() - kEdgeRadius);
+    lowest = std::min(lowest, (pose * innerCorner(corner, centreOfMass)).z() - kEdgeRadius);
   return -lowest;
 }
 
@@ -56,9 +58,9 @@ class CubeWorld {
   CubeWorld(const InitialState& start, const CubeModel& model)
       : world_(&dispatcher_, &broadphase_, &collisionConfiguration_, configFor(model)) {
     // The cube with rounded edges: the hull of the inner box with its margin as the radius (a
-    // btBoxShape's corners stay sharp whatever its margin).
+    // btBoxShape's corners stay sharp whatever its margin), about the centre of mass.
     for (int corner = 0; corner < 8; ++corner)
-      cubeShape_.addPoint(innerCorner(corner), corner == 7);
+      cubeShape_.addPoint(innerCorner(corner, model.centreOfMass), corner == 7);
     cubeShape_.setMargin(kEdgeRadius);
     // Whole-face manifolds from the first touch, in every mode: lcp mode needs them to hold a box
     // (README, "carom in a stock Bullet world"), and stock Bullet with its default of one new
@@ -124,7 +126,7 @@ SimulatedToss simulateFrom(const InitialState& start, int frames, const CubeMode
     const btTransform& pose = scene.cube().getWorldTransform();
     const btQuaternion q = pose.getRotation();
     Pose out{toEigen(pose.getOrigin()), Eigen::Quaterniond(q.w(), q.x(), q.y(), q.z())};
-    out.position.z() -= model.heightOffset;
+    out.position -= out.rotation * model.centreOfMass + Eigen::Vector3d(0, 0, model.heightOffset);
     result.finite = result.finite && out.position.allFinite() && out.rotation.coeffs().allFinite();
     result.poses.push_back(out);
   };
@@ -138,7 +140,8 @@ SimulatedToss simulateFrom(const InitialState& start, int frames, const CubeMode
       }
       scene.world().clearImpactEvents();
       result.penetration =
-          std::max(result.penetration, depthBelowBoard(scene.cube().getWorldTransform()));
+          std::max(result.penetration,
+                   depthBelowBoard(scene.cube().getWorldTransform(), model.centreOfMass));
     }
     record();
   }
@@ -150,7 +153,8 @@ SimulatedToss simulateFrom(const InitialState& start, int frames, const CubeMode
 }
 
 SimulatedToss simulate(const Toss& toss, const CubeModel& model) {
-  return simulateFrom(initialState(toss), static_cast<int>(toss.frames.size()), model);
+  return simulateFrom(initialState(toss, model.centreOfMass), static_cast<int>(toss.frames.size()),
+                      model);
 }
 
 }  // namespace carom::validation

@@ -30,7 +30,8 @@ struct SimulatedToss {
 // Runs `toss` with `model` for as many frames as the toss has.
 SimulatedToss simulate(const Toss& toss, const CubeModel& model);
 
-// Simulates `frames` frames from `start` (used by simulate and by the synthetic tests).
+// Simulates `frames` frames from `start`, the centre of mass's state (used by simulate and by the
+// synthetic tests).
 SimulatedToss simulateFrom(const InitialState& start, int frames, const CubeModel& model);
 
 }  // namespace carom::validation

@@ -20,14 +20,20 @@ Eigen::Vector3d rotationVector(const Eigen::Quaterniond& q) {
   return turn.angle() * turn.axis();
 }
 
-InitialState fromFirstTwoFrames(const Toss& toss) {
+// The centre of mass at `frame` (m, board frame).
+Eigen::Vector3d massCentre(const Frame& frame, const Eigen::Vector3d& centreOfMass) {
+  return frame.position + frame.rotation * centreOfMass;
+}
+
+InitialState fromFirstTwoFrames(const Toss& toss, const Eigen::Vector3d& centreOfMass) {
   const Frame& f0 = toss.frames[0];
   const Frame& f1 = toss.frames[1];
   const double dt = f1.t - f0.t;
   InitialState start;
-  start.position = f0.position;
+  start.position = massCentre(f0, centreOfMass);
   start.rotation = f0.rotation;
-  start.velocity = (f1.position - f0.position) / dt + Eigen::Vector3d(0, 0, kGravity * dt / 2);
+  start.velocity = (massCentre(f1, centreOfMass) - start.position) / dt +
+                   Eigen::Vector3d(0, 0, kGravity * dt / 2);
   start.omegaWorld = f0.rotation * f1.omegaBody;
   start.flightFrames = 2;
   return start;
@@ -35,7 +41,7 @@ InitialState fromFirstTwoFrames(const Toss& toss) {
 
 }  // namespace
 
-InitialState initialState(const Toss& toss) {
+InitialState initialState(const Toss& toss, const Eigen::Vector3d& centreOfMass) {
   const Frame& f0 = toss.frames[0];
   const Eigen::Quaterniond inverse0 = f0.rotation.inverse();
   int n = 0;
@@ -46,7 +52,7 @@ InitialState initialState(const Toss& toss) {
     }
     ++n;
   }
-  if (n < 3) return fromFirstTwoFrames(toss);
+  if (n < 3) return fromFirstTwoFrames(toss, centreOfMass);
   // One design matrix [1 t_k] for both fits; the right sides a row per frame.
   Eigen::MatrixX2d design(n, 2);
   Eigen::MatrixX3d centre(n, 3), turn(n, 3);
@@ -54,7 +60,8 @@ InitialState initialState(const Toss& toss) {
     const Frame& frame = toss.frames[static_cast<std::size_t>(k)];
     const double t = frame.t - f0.t;
     design.row(k) << 1, t;
-    centre.row(k) = frame.position.transpose() + Eigen::RowVector3d(0, 0, kGravity * t * t / 2);
+    centre.row(k) = massCentre(frame, centreOfMass).transpose() +
+                    Eigen::RowVector3d(0, 0, kGravity * t * t / 2);
     turn.row(k) = rotationVector(frame.rotation * inverse0).transpose();
   }
   const Eigen::ColPivHouseholderQR<Eigen::MatrixX2d> qr(design);

@@ -9,8 +9,9 @@
 namespace carom::validation {
 
 struct InitialState {
-  Eigen::Vector3d position, velocity, omegaWorld;  // m, m/s, rad/s (board frame)
-  Eigen::Quaterniond rotation;                     // body to board
+  // The centre of mass's position and velocity (m, m/s), the angular velocity (rad/s), board frame.
+  Eigen::Vector3d position, velocity, omegaWorld;
+  Eigen::Quaterniond rotation;  // body to board
   // The frames the estimate fitted (frame 0 on); 2 where it fell back on the first two frames'
   // difference. Zero for a state built by hand.
   int flightFrames = 0;
@@ -25,14 +26,15 @@ constexpr double kFlightClearance = 0.003;
 constexpr double kLargestFittedTurn = 2.5;
 
 // The free flight's least-squares fit, frames 0 … n−1 while the cube is above kFlightClearance and
-// has turned less than kLargestFittedTurn: the centre on a parabola of the model's gravity,
-// x_k + g t_k²/2 ẑ = x₀ + v t_k, and the rotation at a constant rate in the board frame (the
-// inertia is isotropic, so torque-free flight keeps ω), log(q_k q_0⁻¹) = δ + ω t_k, the start
+// has turned less than kLargestFittedTurn: the centre of mass (the tracked centre x_k plus R_k c,
+// c = `centreOfMass` in the body frame) on a parabola of the model's gravity,
+// x_k + R_k c + g t_k²/2 ẑ = x₀ + v t_k, and the rotation at a constant rate in the board frame
+// (the inertia is isotropic, so torque-free flight keeps ω), log(q_k q_0⁻¹) = δ + ω t_k, the start
 // exp(δ) q_0. Each frame's tracking noise (0.02 mm, a fraction of a degree) over one frame's
 // 6.8 ms is 0.005 m/s and a few 0.1 rad/s of velocity; a dozen frames average it down. With fewer
 // than three such frames: the velocity at t₀ from frames 0–1, (x₁ − x₀)/Δt + gΔt/2 ẑ (the data's
-// velocities are backward differences, half a frame old), and ω row 1's body rate turned into the
-// board frame, the position and rotation frame 0's.
-InitialState initialState(const Toss& toss);
+// velocities are backward differences, half a frame old; x_k the centre of mass's), and ω row 1's
+// body rate turned into the board frame, the position and rotation frame 0's.
+InitialState initialState(const Toss& toss, const Eigen::Vector3d& centreOfMass);
 
 }  // namespace carom::validation
