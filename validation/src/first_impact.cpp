@@ -16,10 +16,23 @@ btVector3 toBt(const Eigen::Vector3d& v) {
   return btVector3(v.x(), v.y(), v.z());
 }
 
-// Backward-difference velocity of the centre over frames [j − 1, j].
-Eigen::Vector3d differenceVelocity(const Toss& toss, int j) {
-  return (toss.frames[j].position - toss.frames[j - 1].position) /
+// The centre of mass at frame j (m, board frame): the tracked centre plus R c.
+Eigen::Vector3d massCentre(const Toss& toss, int j, const Eigen::Vector3d& centreOfMass) {
+  return toss.frames[j].position + toss.frames[j].rotation * centreOfMass;
+}
+
+// Backward-difference velocity of the centre of mass over frames [j − 1, j].
+Eigen::Vector3d differenceVelocity(const Toss& toss, int j, const Eigen::Vector3d& centreOfMass) {
+  return (massCentre(toss, j, centreOfMass) - massCentre(toss, j - 1, centreOfMass)) /
          (toss.frames[j].t - toss.frames[j - 1].t);
+}
+
+// The sharp cube's corner `corner` (0…7, a bit per axis) in the body frame of its centre of mass.
+btVector3 sharpCorner(int corner, const Eigen::Vector3d& centreOfMass) {
+  const Eigen::Vector3d geometric((corner & 1 ? 1 : -1) * kHalfSide,
+                                  (corner & 2 ? 1 : -1) * kHalfSide,
+                                  (corner & 4 ? 1 : -1) * kHalfSide);
+  return toBt(geometric - centreOfMass);
 }
 
 // The board and the cube at frame j with velocities [v; ω] (board frame): the scene that the
@@ -37,12 +50,14 @@ Scene cubeScene(const Toss& toss, int j, const Eigen::Matrix<double, 6, 1>& v,
   ground.shape.kind = ShapeKind::plane;
   SceneBody cube;
   cube.name = "cube";
-  cube.shape.kind = ShapeKind::box;
-  cube.shape.halfExtents = btVector3(kHalfSide, kHalfSide, kHalfSide);
+  cube.shape.kind = ShapeKind::convexHull;  // the sharp box about its centre of mass
+  for (int corner = 0; corner < 8; ++corner)
+    cube.shape.points.push_back(sharpCorner(corner, options.centreOfMass));
   cube.mass = kMass;
   cube.inertia = btVector3(kInertia, kInertia, kInertia);
   const Frame& f = toss.frames[j];
-  cube.position = toBt(f.position + Eigen::Vector3d(0, 0, options.heightOffset));
+  cube.position =
+      toBt(massCentre(toss, j, options.centreOfMass) + Eigen::Vector3d(0, 0, options.heightOffset));
   cube.orientation = btQuaternion(f.rotation.x(), f.rotation.y(), f.rotation.z(), f.rotation.w());
   cube.velocity = toBt(v.head<3>());
   cube.angularVelocity = toBt(v.tail<3>());
@@ -58,7 +73,8 @@ std::optional<FirstImpactResult> analyseFirstImpact(const Toss& toss,
   const double dt = toss.frames[1].t - toss.frames[0].t;
   int j = -1;  // the impact lies between frames j and j + 1
   for (int k = 2; k + 2 < n && j < 0; ++k) {
-    if (differenceVelocity(toss, k + 1).z() - differenceVelocity(toss, k).z() >
+    if (differenceVelocity(toss, k + 1, options.centreOfMass).z() -
+            differenceVelocity(toss, k, options.centreOfMass).z() >
         options.velocityJump)
       j = k;
   }
@@ -66,9 +82,9 @@ std::optional<FirstImpactResult> analyseFirstImpact(const Toss& toss,
   // v⁻ over [j − 1, j] and v⁺ over [j + 1, j + 2], both carried by gravity to t_j + Δt/2.
   const Eigen::Vector3d g(0, 0, -kGravity);
   Eigen::Matrix<double, 6, 1> vMinus, vPlus;
-  vMinus << differenceVelocity(toss, j) + g * dt,
+  vMinus << differenceVelocity(toss, j, options.centreOfMass) + g * dt,
       toss.frames[j].rotation * toss.frames[j].omegaBody;
-  vPlus << differenceVelocity(toss, j + 2) - g * dt,
+  vPlus << differenceVelocity(toss, j + 2, options.centreOfMass) - g * dt,
       toss.frames[j + 2].rotation * toss.frames[j + 2].omegaBody;
 
   const Scene scene = cubeScene(toss, j, vMinus, options);
@@ -78,11 +94,8 @@ std::optional<FirstImpactResult> analyseFirstImpact(const Toss& toss,
     Scene lifted = scene;
     double lowest = INFINITY;
     const btTransform pose = cli::bodyTransform(scene.bodies[1]);
-    for (int c = 0; c < 8; ++c) {
-      const btVector3 local((c & 1 ? 1 : -1) * kHalfSide, (c & 2 ? 1 : -1) * kHalfSide,
-                            (c & 4 ? 1 : -1) * kHalfSide);
-      lowest = std::min(lowest, (pose * local).z());
-    }
+    for (int c = 0; c < 8; ++c)
+      lowest = std::min(lowest, (pose * sharpCorner(c, options.centreOfMass)).z());
     lifted.bodies[0].shape.offset = lowest;
     contacts = cli::findContacts(lifted, cli::makeShapes(lifted), options.contactTolerance);
   }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cube_model.h"
 #include "toss.h"
 
 namespace carom::validation {
@@ -26,6 +27,9 @@ struct FirstImpactOptions {
   // of compression impulses only (digest §5), the measurement is not.
   double restitution = 0.12;
   int samples = 512;  // Algorithm 2's samples per impact
+  // The centre of mass from the geometric centre, body frame (m): the problem's body and the
+  // velocities compared are the centre of mass's.
+  Eigen::Vector3d centreOfMass = kCentreOfMass;
 };
 
 // One multi-corner first impact and how each resolution did. Velocities are 6-vectors
