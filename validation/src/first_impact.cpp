@@ -6,6 +6,7 @@
 #include "carom/core/routh/policy.h"
 #include "carom/core/routh/sample_set.h"
 #include "cube_model.h"
+#include "initial_state.h"
 #include "scene_contacts.h"
 #include "scene_impact.h"
 
@@ -16,14 +17,9 @@ btVector3 toBt(const Eigen::Vector3d& v) {
   return btVector3(v.x(), v.y(), v.z());
 }
 
-// The centre of mass at frame j (m, board frame): the tracked centre plus R c.
-Eigen::Vector3d massCentre(const Toss& toss, int j, const Eigen::Vector3d& centreOfMass) {
-  return toss.frames[j].position + toss.frames[j].rotation * centreOfMass;
-}
-
 // Backward-difference velocity of the centre of mass over frames [j − 1, j].
 Eigen::Vector3d differenceVelocity(const Toss& toss, int j, const Eigen::Vector3d& centreOfMass) {
-  return (massCentre(toss, j, centreOfMass) - massCentre(toss, j - 1, centreOfMass)) /
+  return (massCentre(toss.frames[j], centreOfMass) - massCentre(toss.frames[j - 1], centreOfMass)) /
          (toss.frames[j].t - toss.frames[j - 1].t);
 }
 
@@ -57,7 +53,7 @@ Scene cubeScene(const Toss& toss, int j, const Eigen::Matrix<double, 6, 1>& v,
   cube.inertia = btVector3(kInertia, kInertia, kInertia);
   const Frame& f = toss.frames[j];
   cube.position =
-      toBt(massCentre(toss, j, options.centreOfMass) + Eigen::Vector3d(0, 0, options.heightOffset));
+      toBt(massCentre(f, options.centreOfMass) + Eigen::Vector3d(0, 0, options.heightOffset));
   cube.orientation = btQuaternion(f.rotation.x(), f.rotation.y(), f.rotation.z(), f.rotation.w());
   cube.velocity = toBt(v.head<3>());
   cube.angularVelocity = toBt(v.tail<3>());

@@ -20,11 +20,6 @@ Eigen::Vector3d rotationVector(const Eigen::Quaterniond& q) {
   return turn.angle() * turn.axis();
 }
 
-// The centre of mass at `frame` (m, board frame).
-Eigen::Vector3d massCentre(const Frame& frame, const Eigen::Vector3d& centreOfMass) {
-  return frame.position + frame.rotation * centreOfMass;
-}
-
 InitialState fromFirstTwoFrames(const Toss& toss, const Eigen::Vector3d& centreOfMass) {
   const Frame& f0 = toss.frames[0];
   const Frame& f1 = toss.frames[1];
@@ -40,6 +35,10 @@ InitialState fromFirstTwoFrames(const Toss& toss, const Eigen::Vector3d& centreO
 }
 
 }  // namespace
+
+Eigen::Vector3d massCentre(const Frame& frame, const Eigen::Vector3d& centreOfMass) {
+  return frame.position + frame.rotation * centreOfMass;
+}
 
 InitialState initialState(const Toss& toss, const Eigen::Vector3d& centreOfMass) {
   const Frame& f0 = toss.frames[0];

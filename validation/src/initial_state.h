@@ -37,4 +37,8 @@ constexpr double kLargestFittedTurn = 2.5;
 // body rate turned into the board frame, the position and rotation frame 0's.
 InitialState initialState(const Toss& toss, const Eigen::Vector3d& centreOfMass);
 
+// The centre of mass at `frame` (m, board frame): the tracked centre plus R c, c = `centreOfMass`
+// in the body frame.
+Eigen::Vector3d massCentre(const Frame& frame, const Eigen::Vector3d& centreOfMass);
+
 }  // namespace carom::validation
