@@ -50,19 +50,23 @@ std::vector<Point2> hullOf(std::vector<Point2> points) {
 
 // The part of `subject` (a convex polygon counter-clockwise, or a segment) inside the convex
 // polygon `clip` (counter-clockwise, at least three corners): Sutherland–Hodgman, one clip edge
-// at a time.
+// at a time. A subject corner within kSamePoint outside a clip edge counts as inside: two edges in
+// line to round-off (equal faces stacked, turned by 1e-9 rad) would otherwise cross at a point
+// anywhere along them, a different one every step. Crossings lie on the clip edge itself.
 std::vector<Point2> clipped(std::vector<Point2> subject, const std::vector<Point2>& clip) {
   for (std::size_t e = 0; e < clip.size() && !subject.empty(); ++e) {
     const Point2& a = clip[e];
     const Point2& b = clip[(e + 1) % clip.size()];
+    const double slack = kSamePoint * std::hypot(b.x - a.x, b.y - a.y);  // turn() at kSamePoint
     std::vector<Point2> kept;
     for (std::size_t i = 0; i < subject.size(); ++i) {
       const Point2& p = subject[i];
       const Point2& q = subject[(i + 1) % subject.size()];
       const double sp = turn(a, b, p), sq = turn(a, b, q);
-      if (sp >= 0) kept.push_back(p);
-      if ((sp >= 0) != (sq >= 0)) {
-        const double t = sp / (sp - sq);
+      const bool pInside = sp >= -slack, qInside = sq >= -slack;
+      if (pInside) kept.push_back(p);
+      if (pInside != qInside) {
+        const double t = std::clamp(sp / (sp - sq), 0.0, 1.0);
         kept.push_back({p.x + t * (q.x - p.x), p.y + t * (q.y - p.y)});
       }
     }
