@@ -59,6 +59,13 @@ CubeModel parseCaseName(const std::string& name) {
   return model;
 }
 
+Eigen::Vector3d cubeCorner(int corner, double halfSide, const Eigen::Vector3d& centreOfMass) {
+  const Eigen::Vector3d geometric((corner & 1 ? 1 : -1) * halfSide,
+                                  (corner & 2 ? 1 : -1) * halfSide,
+                                  (corner & 4 ? 1 : -1) * halfSide);
+  return geometric - centreOfMass;
+}
+
 bool usesFriction(const CubeModel&) {
   // Every case: a strict map has no friction in a binary impact, but carom's persistent contacts
   // and simultaneous (Halm–Posa) impacts use the material's μ whatever its law.

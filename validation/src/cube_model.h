@@ -81,4 +81,8 @@ CubeModel parseCaseName(const std::string& name);
 // Whether a case's friction acts anywhere (it does in every case today; see the .cpp).
 bool usesFriction(const CubeModel& model);
 
+// The corner `corner` (0…7, a bit per axis: set is +) of a cube of half side `halfSide` (m) about
+// the geometric centre, in the body frame of the centre of mass `centreOfMass` (m).
+Eigen::Vector3d cubeCorner(int corner, double halfSide, const Eigen::Vector3d& centreOfMass);
+
 }  // namespace carom::validation

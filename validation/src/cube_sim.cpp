@@ -38,10 +38,7 @@ Config configFor(const CubeModel& model) {
 // The corner `corner` (0…7, a bit per axis) of the rounded cube's inner box, whose Minkowski sum
 // with a ball of radius kEdgeRadius is the cube, in the body frame of the centre of mass (m).
 btVector3 innerCorner(int corner, const Eigen::Vector3d& centreOfMass) {
-  const double a = kHalfSide - kEdgeRadius;
-  const Eigen::Vector3d geometric((corner & 1 ? 1 : -1) * a, (corner & 2 ? 1 : -1) * a,
-                                  (corner & 4 ? 1 : -1) * a);
-  return toBt(geometric - centreOfMass);
+  return toBt(cubeCorner(corner, kHalfSide - kEdgeRadius, centreOfMass));
 }
 
 // The rounded cube's lowest point's depth below the board (m, ≥ 0).

@@ -25,10 +25,7 @@ Eigen::Vector3d differenceVelocity(const Toss& toss, int j, const Eigen::Vector3
 
 // The sharp cube's corner `corner` (0…7, a bit per axis) in the body frame of its centre of mass.
 btVector3 sharpCorner(int corner, const Eigen::Vector3d& centreOfMass) {
-  const Eigen::Vector3d geometric((corner & 1 ? 1 : -1) * kHalfSide,
-                                  (corner & 2 ? 1 : -1) * kHalfSide,
-                                  (corner & 4 ? 1 : -1) * kHalfSide);
-  return toBt(geometric - centreOfMass);
+  return toBt(cubeCorner(corner, kHalfSide, centreOfMass));
 }
 
 // The board and the cube at frame j with velocities [v; ω] (board frame): the scene that the

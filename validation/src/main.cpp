@@ -163,13 +163,14 @@ int main(int argc, char** argv) {
     std::cout << "\n" << cv::headlineTable(results) << "\n" << cv::markdownTable(results);
 
     // Part 4: the Halm–Posa set at multi-corner first impacts of the held-out tosses, with the
-    // best variational Poisson fit's μ and e where there is one.
+    // best variational Poisson fit's μ, e, height offset and centre of mass where there is one.
     cv::FirstImpactOptions impactOptions;
     for (const cv::FittedCase& c : known) {
       if (cv::caseName(c.model) == "variational/poisson") {
         impactOptions.friction = c.model.friction;
         impactOptions.restitution = c.model.restitution;
         impactOptions.heightOffset = c.model.heightOffset;
+        impactOptions.centreOfMass = c.model.centreOfMass;
       }
     }
     std::vector<std::optional<cv::FirstImpactResult>> impacts(split.test.size());
