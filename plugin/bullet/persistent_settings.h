@@ -16,6 +16,18 @@ namespace carom::detail {
 // own, so what one leaves approaching moves a contact by less than this.
 inline constexpr double kHoldDrift = 1e-9;
 
+// Every variational hold solves a sticking contact's 3×3 block at once
+// (PersistentContactSettings::stickingBlocks), except among masses 1e2 apart (forMassesOf): the
+// benchmark's wall of 200 bricks is found still from its second step instead of its tenth, and the
+// 55-box pyramid's first hold takes a seventh of the time (docs/measurements.md). lcp mode keeps
+// the staggered step: with the blocks its Bullet-integrated tower of three boxes crept 7.2e-4 m
+// sideways over 1000 steps instead of 2.8e-4 (ImpactSolver.StackOfThreeBoxesStands bounds 5e-4).
+inline core::contact::PersistentContactSettings withStickingBlocks(
+    core::contact::PersistentContactSettings settings) {
+  settings.stickingBlocks = true;
+  return settings;
+}
+
 // The holds at the start of the step, which set the motion of a pile for the whole step: to
 // 1e-12 m/s, where a pile at rest stays exactly at rest and its next step's warm start is exact
 // (solved only to kHoldDrift, a pile's contacts keep changing and every step's hold takes dozens
@@ -26,14 +38,14 @@ inline constexpr double kHoldDrift = 1e-9;
 // crawls there for thousands of sweeps that leave it as far from held, while below that level a
 // wall of bricks converges to its exact warm start (docs/measurements.md).
 inline core::contact::PersistentContactSettings stepHoldSettings(double timeStep) {
-  return {5000, 1e-12, 512, true, 8, kHoldDrift / timeStep};
+  return withStickingBlocks({5000, 1e-12, 512, true, 8, kHoldDrift / timeStep});
 }
 
 // The plastic stop at the end of the step: what it leaves approaching, the next step's hold takes
 // up, so it is solved to kHoldDrift, and a 16-sweep stall window ends it where Gauss–Seidel cycles
 // with friction among nearly redundant contacts.
 inline core::contact::PersistentContactSettings endOfStepStopSettings(double timeStep) {
-  return {5000, kHoldDrift / timeStep, 16, true, 8};
+  return withStickingBlocks({5000, kHoldDrift / timeStep, 16, true, 8});
 }
 
 // A landing's hold inside the step starts from the impulses of the island's hold before it, exact
@@ -42,7 +54,7 @@ inline core::contact::PersistentContactSettings endOfStepStopSettings(double tim
 // stall window stops it there, what it leaves taken up by the next hold. Without the conjugate
 // momentum, whose bookkeeping over a large warm-started island costs more than it saves there.
 inline core::contact::PersistentContactSettings landingHoldSettings(double timeStep) {
-  return {5000, kHoldDrift / timeStep, 16, false};
+  return withStickingBlocks({5000, kHoldDrift / timeStep, 16, false});
 }
 
 // Where an island's dynamic masses differ by more than this (heaviest / lightest), its holds solve
@@ -65,6 +77,7 @@ inline core::contact::PersistentContactSettings forMassesOf(
   }
   if (lightest > kDirectSubspaceMassRatio * heaviest) {
     settings.subspaceMethod = core::contact::SubspaceMethod::kDirect;
+    settings.stickingBlocks = false;  // see PersistentContactSettings::stickingBlocks
     settings.subspaceSolves = std::max(settings.subspaceSolves, 8);
   }
   return settings;

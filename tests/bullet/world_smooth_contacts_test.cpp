@@ -81,7 +81,8 @@ TEST(SmoothContacts, ACapsuleRestsAcrossABox) {
       ASSERT_EQ(step.impacts, 0) << "step " << i;
     }
   }
-  EXPECT_NEAR(capsule.gap(), 0.0, kTolerance);
+  // Where it started, a contact tolerance above (to the round-off of that start's height).
+  EXPECT_NEAR(capsule.gap(), kTolerance, 1e-12);
   EXPECT_LT(capsule.body->getLinearVelocity().length(), 1e-9);
   EXPECT_LT(capsule.body->getAngularVelocity().length(), 1e-9);
 }

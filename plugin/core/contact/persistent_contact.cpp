@@ -428,7 +428,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
         continue;
       solved = true;
       const Vec3 next = solveLocal(s, relativeVelocityOf(v, w, s), lambda[i], contacts[i].friction,
-                                   contacts[i].approach);
+                                   contacts[i].approach, settings.stickingBlocks);
       const Vec3 change = next - lambda[i];
       // Compared entry by entry, cheaper here than Eigen's comparison of vectors.
       const bool moving = change.x() != 0.0 || change.y() != 0.0 || change.z() != 0.0;

@@ -3,6 +3,13 @@
 #include <cmath>
 
 namespace carom::core::contact {
+namespace {
+
+// The smallest Schur complement of K's tangential block, relative to K_nn, that solveLocal's block
+// step trusts (dimensionless).
+constexpr double kReliableSchur = 1e-8;
+
+}  // namespace
 
 SweepContact::SweepContact(const PersistentContact& c, const impact::ContactBody& bodyA,
                            const impact::ContactBody& bodyB)
@@ -27,6 +34,11 @@ SweepContact::SweepContact(const PersistentContact& c, const impact::ContactBody
   inverseKnn = 1.0 / K(0, 0);
   const Eigen::Matrix2d ktt = K.bottomRightCorner<2, 2>();
   stick = ktt.inverse();  // K_tt is positive definite: a contact has a body with mass
+  // Zero where the complement has lost more than half its digits to cancellation (tangential rows
+  // that nearly fix the normal one): the block is then never taken.
+  const Eigen::Vector2d ktn = K.col(0).tail<2>();
+  const double schur = K(0, 0) - ktn.dot(stick * ktn);
+  inverseSchurNormal = schur > kReliableSchur * K(0, 0) ? 1.0 / schur : 0.0;
   const double half = 0.5 * (ktt(0, 0) + ktt(1, 1));
   const double skew = 0.5 * (ktt(0, 0) - ktt(1, 1));
   // √ rather than the slower std::hypot, whose care is for overflow: K's entries are inverse

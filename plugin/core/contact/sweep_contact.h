@@ -27,21 +27,24 @@ struct SweepContact {
   // normal impulse, each sweep's normal update) and its diagonal (the subspace steps' scaling).
   // The whole of it would be a sixth more memory for each sweep to stream.
   Vec3 normalColumn, diagonal;
-  double inverseKnn;         // 1/K_nn: a multiplication in each sweep's normal update
-  Eigen::Matrix2d stick;     // K_tt⁻¹, K_tt the tangential block
+  double inverseKnn;      // 1/K_nn: a multiplication in each sweep's normal update
+  Eigen::Matrix2d stick;  // K_tt⁻¹, K_tt the tangential block
+  // 1/(K_nn − K_tnᵀ K_tt⁻¹ K_tn), K_tn the normal column's tangential part: the normal row of K's
+  // Schur complement, which solves the whole 3×3 block for a contact that sticks; 0 where it is
+  // too ill-conditioned to trust.
+  double inverseSchurNormal;
   double largestTangential;  // K_tt's largest eigenvalue
 };
 
-// The contact-frame impulse after one local solve, from λ0 with relative velocity u0 (contact
-// frame): normal first, then friction (the staggered projected Gauss–Seidel of rigid-body
-// engines), each a descent step on the kinetic energy:
+// The staggered step of solveLocal: normal first, then friction (the projected Gauss–Seidel of
+// rigid-body engines), each a descent step on the kinetic energy:
 //   P_n ← max(0, P_n − (u_n + c) / K_nn), the exact minimiser along n;
 //   P_t ← the exact sticking impulse K_tt⁻¹ if it lies in the disk ‖P_t‖ ≤ μP_n, otherwise
 //         proj_disk(P_t − u_t / k), k the largest eigenvalue of K_tt: a projected gradient step
 //         whose fixed points on the rim have u_t ∥ −P_t, i.e. Coulomb's maximal dissipation
 //         (a K_tt⁻¹-scaled step would make u_t ∥ −K_tt P_t instead).
-inline Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& lambda0, double mu,
-                       double approach) {
+inline Vec3 solveStaggered(const SweepContact& s, const Vec3& u0, const Vec3& lambda0, double mu,
+                           double approach) {
   const double pn = std::max(0.0, lambda0(0) - (u0(0) + approach) * s.inverseKnn);
   const Vec3 u = u0 + s.normalColumn * (pn - lambda0(0));  // the normal update, tangents unchanged
   const Eigen::Vector2d pt = lambda0.tail<2>(), ut = u.tail<2>();
@@ -54,6 +57,23 @@ inline Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& lambda
     if (squared > radiusSquared) next *= radius / std::sqrt(squared);
   }
   return {pn, next(0), next(1)};
+}
+
+// The contact-frame impulse after one local solve, from λ0 with relative velocity u0 (contact
+// frame). With `stickingBlock` (PersistentContactSettings::stickingBlocks), first the contact's
+// own 3×3 problem exactly, K Δλ = −(u0 + c n): where that impulse presses and lies in the friction
+// disk (the contact sticks) it is the local solution. Otherwise the staggered step.
+inline Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& lambda0, double mu,
+                       double approach, bool stickingBlock) {
+  if (!stickingBlock) return solveStaggered(s, u0, lambda0, mu, approach);
+  const Eigen::Vector2d ktn = s.normalColumn.tail<2>(), stuck = s.stick * u0.tail<2>();
+  const double dn = (ktn.dot(stuck) - (u0(0) + approach)) * s.inverseSchurNormal;
+  const double pn = lambda0(0) + dn;
+  if (pn > 0.0 && mu > 0.0 && s.inverseSchurNormal > 0.0) {
+    const Eigen::Vector2d pt = lambda0.tail<2>() - stuck - s.stick * (ktn * dn);
+    if (pt.squaredNorm() <= mu * mu * pn * pn) return {pn, pt(0), pt(1)};
+  }
+  return solveStaggered(s, u0, lambda0, mu, approach);
 }
 
 // The nearest impulse to λ (contact frame) with λ_n ≥ 0 and ‖λ_t‖ ≤ μ λ_n, the tangent scaled

@@ -148,4 +148,19 @@ inline void expectContactConditions(const PersistentContactReport& report,
   }
 }
 
+// Every box of the tower at rest and each layer of corners carrying the weight above it, to
+// `tolerance` (m/s, rad/s, N s).
+inline void expectTowerAtRest(const Tower& tower, int levels, double tolerance) {
+  for (int level = 0; level < levels; ++level) {
+    const ContactBody& box = tower.bodies[level];
+    EXPECT_LE(box.linearVelocity.norm(), tolerance) << level;
+    EXPECT_LE(box.angularVelocity.norm(), tolerance) << level;
+    Vec3 carried = Vec3::Zero();  // by the corners under this box
+    for (int corner = 0; corner < 4; ++corner)
+      carried += tower.contacts[4 * level + corner].impulse;
+    EXPECT_NEAR(carried.z(), (levels - level) * kG * kH, tolerance) << level;
+    EXPECT_NEAR(carried.head<2>().norm(), 0.0, tolerance) << level;
+  }
+}
+
 }  // namespace carom::core::contact::test_scenes

@@ -196,16 +196,55 @@ TEST(PersistentContact, MomentumCarriesTheLoadsDownAStackInFewerSweeps) {
   EXPECT_LT(2 * fast.iterations, slow.iterations);
   EXPECT_LE(fast.energyChange, 0.0);
   EXPECT_LE(fast.penetrationRate, 1e-8);
-  for (int level = 0; level < Tower::kLevels; ++level) {
-    const ContactBody& box = withMomentum.bodies[level];
-    EXPECT_LE(box.linearVelocity.norm(), 1e-8) << level;
-    EXPECT_LE(box.angularVelocity.norm(), 1e-8) << level;
-    Vec3 carried = Vec3::Zero();  // by the corners under this box
-    for (int corner = 0; corner < 4; ++corner)
-      carried += withMomentum.contacts[4 * level + corner].impulse;
-    EXPECT_NEAR(carried.z(), (Tower::kLevels - level) * kG * kH, 1e-8) << level;
-    EXPECT_NEAR(carried.head<2>().norm(), 0.0, 1e-8) << level;
+  expectTowerAtRest(withMomentum, Tower::kLevels, 1e-8);
+}
+
+// One corner of a box pressed into the ground and sliding: with its lever arm the normal
+// and tangential rows are coupled (K_nt ≠ 0). The sticking block solves the contact's 3×3 problem
+// in one local solve; the staggered step's friction update leaves its normal velocity off again.
+TEST(PersistentContact, AStickingBlockStopsItsContactInOneLocalSolve) {
+  for (const bool blocks : {true, false}) {
+    BoxOnGround box(Vec3(0.05, -0.02, -0.5), Vec3(0.1, 0.0, 0.3), 5.0);
+    box.contacts.resize(1);
+    box.contacts[0].approach = 0.01;
+    PersistentContactSettings one;
+    one.maxIterations = 1;
+    one.stickingBlocks = blocks;
+    solvePersistentContacts(box.bodies, box.contacts, one);
+    const PersistentContact& c = box.contacts[0];
+    const Vec3 u = impact::relativeVelocity({ContactBody{}, box.bodies[0], c.point, c.normal});
+    const double pressed = c.impulse.dot(c.normal);
+    ASSERT_GT(pressed, 0.0);
+    ASSERT_LT((c.impulse - pressed * c.normal).norm(), c.friction * pressed);  // it sticks
+    if (blocks) {
+      EXPECT_NEAR(u.dot(c.normal), -c.approach, 1e-15);
+      EXPECT_NEAR((u - u.dot(c.normal) * c.normal).norm(), 0.0, 1e-15);
+    } else {  // the case discriminates: the staggered step is still off
+      EXPECT_GT(std::abs(u.dot(c.normal) + c.approach), 1e-4);
+    }
   }
+}
+
+// The cold tower, whose redundant corners' friction the staggered sweeps cycle on: with sticking
+// blocks the same solution in fewer sweeps (measured: 1264 against 1620).
+TEST(PersistentContact, StickingBlocksBringTheColdTowerToRestInFewerSweeps) {
+  PersistentContactSettings staggered;
+  staggered.maxIterations = 20000;
+  PersistentContactSettings blocks = staggered;
+  blocks.stickingBlocks = true;
+  Tower withBlocks, without;
+  const PersistentContactReport fast =
+      solvePersistentContacts(withBlocks.bodies, withBlocks.contacts, blocks);
+  const PersistentContactReport slow =
+      solvePersistentContacts(without.bodies, without.contacts, staggered);
+  std::printf("cold tower of %d boxes: %d sweeps with sticking blocks, %d without\n",
+              Tower::kLevels, fast.iterations, slow.iterations);
+  ASSERT_TRUE(fast.ok()) << fast.message;
+  ASSERT_TRUE(slow.ok()) << slow.message;
+  EXPECT_LT(fast.iterations, slow.iterations);
+  EXPECT_LE(fast.energyChange, 0.0);
+  EXPECT_LE(fast.penetrationRate, 1e-8);
+  expectTowerAtRest(withBlocks, Tower::kLevels, 1e-8);
 }
 
 TEST(PersistentContact, ReportsTheSweepCap) {
