@@ -176,23 +176,34 @@ TEST(PersistentContact, ADisturbanceIsSolvedWhereItIsAndTheRestKeepsItsWarmStart
   EXPECT_NEAR(extra, 2.0 * 0.1, 1e-9);
 }
 
+// The cold tower solved `with` a setting and without it: the first tower and both reports, each
+// checked to have converged.
+struct ColdTowers {
+  Tower with;
+  PersistentContactReport fast, slow;
+};
+ColdTowers coldTowers(const PersistentContactSettings& with,
+                      const PersistentContactSettings& without, const char* setting) {
+  ColdTowers towers;
+  Tower other;
+  towers.fast = solvePersistentContacts(towers.with.bodies, towers.with.contacts, with);
+  towers.slow = solvePersistentContacts(other.bodies, other.contacts, without);
+  std::printf("cold tower of %d boxes: %d sweeps with %s, %d without\n", Tower::kLevels,
+              towers.fast.iterations, setting, towers.slow.iterations);
+  EXPECT_TRUE(towers.fast.ok()) << towers.fast.message;
+  EXPECT_TRUE(towers.slow.ok()) << towers.slow.message;
+  return towers;
+}
+
 TEST(PersistentContact, MomentumCarriesTheLoadsDownAStackInFewerSweeps) {
   PersistentContactSettings plain;
   plain.maxIterations = 20000;
   plain.momentum = false;
   PersistentContactSettings momentum = plain;
   momentum.momentum = true;
-  Tower withMomentum, without;
-  const PersistentContactReport fast =
-      solvePersistentContacts(withMomentum.bodies, withMomentum.contacts, momentum);
-  const PersistentContactReport slow =
-      solvePersistentContacts(without.bodies, without.contacts, plain);
-  std::printf("cold tower of %d boxes: %d sweeps with momentum, %d without\n", Tower::kLevels,
-              fast.iterations, slow.iterations);
   // Measured: 1620 and 5096 sweeps to the 1e-12 m/s tolerance (with ten boxes, 11 228 sweeps, and
   // no convergence without it in 20 000).
-  ASSERT_TRUE(fast.ok()) << fast.message;
-  ASSERT_TRUE(slow.ok()) << slow.message;
+  const auto [withMomentum, fast, slow] = coldTowers(momentum, plain, "momentum");
   EXPECT_LT(2 * fast.iterations, slow.iterations);
   EXPECT_LE(fast.energyChange, 0.0);
   EXPECT_LE(fast.penetrationRate, 1e-8);
@@ -232,15 +243,7 @@ TEST(PersistentContact, StickingBlocksBringTheColdTowerToRestInFewerSweeps) {
   staggered.maxIterations = 20000;
   PersistentContactSettings blocks = staggered;
   blocks.stickingBlocks = true;
-  Tower withBlocks, without;
-  const PersistentContactReport fast =
-      solvePersistentContacts(withBlocks.bodies, withBlocks.contacts, blocks);
-  const PersistentContactReport slow =
-      solvePersistentContacts(without.bodies, without.contacts, staggered);
-  std::printf("cold tower of %d boxes: %d sweeps with sticking blocks, %d without\n",
-              Tower::kLevels, fast.iterations, slow.iterations);
-  ASSERT_TRUE(fast.ok()) << fast.message;
-  ASSERT_TRUE(slow.ok()) << slow.message;
+  const auto [withBlocks, fast, slow] = coldTowers(blocks, staggered, "sticking blocks");
   EXPECT_LT(fast.iterations, slow.iterations);
   EXPECT_LE(fast.energyChange, 0.0);
   EXPECT_LE(fast.penetrationRate, 1e-8);
