@@ -17,11 +17,10 @@ namespace carom::detail {
 inline constexpr double kHoldDrift = 1e-9;
 
 // Every variational hold solves a sticking contact's 3×3 block at once
-// (PersistentContactSettings::stickingBlocks), except among masses 1e2 apart (forMassesOf): the
-// benchmark's wall of 200 bricks is found still from its second step instead of its tenth, and the
-// 55-box pyramid's first hold takes a seventh of the time (docs/measurements.md). lcp mode keeps
-// the staggered step: with the blocks its Bullet-integrated tower of three boxes crept 7.2e-4 m
-// sideways over 1000 steps instead of 2.8e-4 (ImpactSolver.StackOfThreeBoxesStands bounds 5e-4).
+// (PersistentContactSettings::stickingBlocks), except among masses 1e2 apart (forMassesOf): a
+// wall's or a pyramid's redundant corners then come to rest where the staggered step cycles
+// (docs/measurements.md). lcp mode keeps the staggered step: with the blocks its Bullet-integrated
+// tower of three boxes creeps sideways past the 5e-4 m of ImpactSolver.StackOfThreeBoxesStands.
 inline core::contact::PersistentContactSettings withStickingBlocks(
     core::contact::PersistentContactSettings settings) {
   settings.stickingBlocks = true;

@@ -65,13 +65,12 @@ inline Vec3 solveStaggered(const SweepContact& s, const Vec3& u0, const Vec3& la
 // disk (the contact sticks) it is the local solution. Otherwise the staggered step.
 inline Vec3 solveLocal(const SweepContact& s, const Vec3& u0, const Vec3& lambda0, double mu,
                        double approach, bool stickingBlock) {
-  if (!stickingBlock) return solveStaggered(s, u0, lambda0, mu, approach);
-  const Eigen::Vector2d ktn = s.normalColumn.tail<2>(), stuck = s.stick * u0.tail<2>();
-  const double dn = (ktn.dot(stuck) - (u0(0) + approach)) * s.inverseSchurNormal;
-  const double pn = lambda0(0) + dn;
-  if (pn > 0.0 && mu > 0.0 && s.inverseSchurNormal > 0.0) {
+  if (stickingBlock && mu > 0.0 && s.inverseSchurNormal > 0.0) {
+    const Eigen::Vector2d ktn = s.normalColumn.tail<2>(), stuck = s.stick * u0.tail<2>();
+    const double dn = (ktn.dot(stuck) - (u0(0) + approach)) * s.inverseSchurNormal;
+    const double pn = lambda0(0) + dn;
     const Eigen::Vector2d pt = lambda0.tail<2>() - stuck - s.stick * (ktn * dn);
-    if (pt.squaredNorm() <= mu * mu * pn * pn) return {pn, pt(0), pt(1)};
+    if (pn > 0.0 && pt.squaredNorm() <= mu * mu * pn * pn) return {pn, pt(0), pt(1)};
   }
   return solveStaggered(s, u0, lambda0, mu, approach);
 }

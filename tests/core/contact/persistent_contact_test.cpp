@@ -176,8 +176,7 @@ TEST(PersistentContact, ADisturbanceIsSolvedWhereItIsAndTheRestKeepsItsWarmStart
   EXPECT_NEAR(extra, 2.0 * 0.1, 1e-9);
 }
 
-// The cold tower solved `with` a setting and without it: the first tower and both reports, each
-// checked to have converged.
+// The cold tower solved `with` a setting and without it: the first tower and both reports.
 struct ColdTowers {
   Tower with;
   PersistentContactReport fast, slow;
@@ -190,8 +189,6 @@ ColdTowers coldTowers(const PersistentContactSettings& with,
   towers.slow = solvePersistentContacts(other.bodies, other.contacts, without);
   std::printf("cold tower of %d boxes: %d sweeps with %s, %d without\n", Tower::kLevels,
               towers.fast.iterations, setting, towers.slow.iterations);
-  EXPECT_TRUE(towers.fast.ok()) << towers.fast.message;
-  EXPECT_TRUE(towers.slow.ok()) << towers.slow.message;
   return towers;
 }
 
@@ -204,6 +201,8 @@ TEST(PersistentContact, MomentumCarriesTheLoadsDownAStackInFewerSweeps) {
   // Measured: 1620 and 5096 sweeps to the 1e-12 m/s tolerance (with ten boxes, 11 228 sweeps, and
   // no convergence without it in 20 000).
   const auto [withMomentum, fast, slow] = coldTowers(momentum, plain, "momentum");
+  ASSERT_TRUE(fast.ok()) << fast.message;
+  ASSERT_TRUE(slow.ok()) << slow.message;
   EXPECT_LT(2 * fast.iterations, slow.iterations);
   EXPECT_LE(fast.energyChange, 0.0);
   EXPECT_LE(fast.penetrationRate, 1e-8);
@@ -244,6 +243,8 @@ TEST(PersistentContact, StickingBlocksBringTheColdTowerToRestInFewerSweeps) {
   PersistentContactSettings blocks = staggered;
   blocks.stickingBlocks = true;
   const auto [withBlocks, fast, slow] = coldTowers(blocks, staggered, "sticking blocks");
+  ASSERT_TRUE(fast.ok()) << fast.message;
+  ASSERT_TRUE(slow.ok()) << slow.message;
   EXPECT_LT(fast.iterations, slow.iterations);
   EXPECT_LE(fast.energyChange, 0.0);
   EXPECT_LE(fast.penetrationRate, 1e-8);

@@ -98,13 +98,11 @@ struct PersistentContactSettings {
   /// Sticking blocks: each local solve first solves its contact's whole 3×3 problem, and keeps
   /// that impulse where it presses and lies in the friction cone (the contact sticks); otherwise,
   /// and always when off, the staggered step (normal, then friction). The staggered step leaves a
-  /// sticking contact's normal velocity off by its friction update; among the redundant contacts
-  /// of a brick wall the sweeps then settle into a cycle that shifts impulses between corners with
-  /// the bodies moving at 1e-9 m/s, every sweep's velocity change below the tolerance, and the pile
-  /// never comes to rest; with the blocks the benchmark's wall of bricks comes to rest in its
-  /// first step and a cold tower in fewer sweeps. Where masses differ by 1e12, the blocks' exact
-  /// sticking impulses leave the light body's contacts closing at metres per second with the
-  /// sweeps converged (docs/measurements.md). Default off.
+  /// sticking contact's normal velocity off by its friction update, and among redundant corners
+  /// (bricks in a wall) the sweeps can settle into a cycle that shifts impulses between them with
+  /// every sweep's velocity change below the tolerance and the bodies not at rest. Not for masses
+  /// 1e12 apart: there the blocks leave the light body's contacts closing at metres per second
+  /// with the sweeps converged (docs/measurements.md). Default off.
   bool stickingBlocks = false;
 };
 
