@@ -160,6 +160,11 @@ struct PairTrack {
   std::optional<double> impactAt;
   // Its gap at its bodies' poses now, once found, until runIsland flows them on (gapNow).
   std::optional<Gap> gapNow;
+  // Whether it has landed in the step, and the second-order closing of its gap under its bodies'
+  // free flow found when it landed again (m/s², > 0 closing; turningClosure): what its holds for
+  // the rest of the step take in.
+  bool landed = false;
+  double turning = 0;
   // Its gap at the start of the step, and the slack it sets, not found yet (addPair).
   bool startGapPending = false;
   // The last gap found at the poses of some instant (m), and those poses: a lower bound of its gap
@@ -400,6 +405,15 @@ class VariationalStep {
   // Leaves pair p's closing to the persistent contacts (PairTrack::quiet) until its gap falls
   // kQuietDepth below its gap now, twice as far each further time in the step.
   void quietPair(int p);
+  // d²Φ/dt² of pair p's gap along its bodies' free flow from now, less what their loads give
+  // along the gap's normal, with its sign turned: > 0 where the gap closes at second order (a
+  // normal turning with a spinning body, closest points running over a curved surface). A hold is
+  // a velocity constraint at one instant; such a pair closes again after it and lands again
+  // within hundredths of the step, 1 µm deeper each time (docs/measurements.md).
+  double turningClosure(int p) const;
+  // Pair p lands at `elapsed`: PairTrack::landed, and where it has landed before in the step, its
+  // PairTrack::turning.
+  void noteLanding(int p, double elapsed);
   // The gap of a pair with its step bodies at the given states (nullptr: an object that is not a
   // step body), those at `instant` of the step (a fraction of it).
   PairGeometry geometryAt(const CandidatePair& pair, const core::BodyState* a,

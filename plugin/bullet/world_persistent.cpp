@@ -269,8 +269,11 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // A point short of touching (a vertex within the holding reach) may still close over the rest
   // of the step, as a speculative contact: held as touching, it would prop a rocking box up in the
   // air and lift it, gaining energy.
+  // A pair whose gap closes at second order by κ (turningClosure) must leave its hold separating
+  // at τκ: the half impulse given now then carries it up as far as κ brings it back by the end.
   for (std::size_t i = 0; i < contacts.size(); ++i)
-    contacts[i].approach = allowance[i];
+    contacts[i].approach =
+        allowance[i] - (held[i].feature == -1 ? duration * m_tracks[held[i].p].turning : 0.0);
   const core::contact::PersistentContactReport hold =
       solveHeldContacts(island, bodies, contacts, settings);
   if (!stop.ok() || !hold.ok()) m_diagnostics.message = stop.ok() ? hold.message : stop.message;

@@ -157,6 +157,37 @@ TEST(SmoothContacts, ATumblingCylinderStruckOnItsRimIsStruckAgainWithinTheStep) 
   EXPECT_LT(test::totalEnergy(cylinder.scene.world()), e0);
 }
 
+// A ball touching the middle of a face of a heavy box that turns at 5 rad/s about an axis in the
+// face's plane, without gravity: the face swings on into the ball at second order, by
+// κ = (a + r)ω² = 6.25 m/s² (a the face's distance from the axis, r the ball's radius). A hold is a
+// velocity constraint at one instant; one that leaves κ out lets the pair close again at once and
+// land again every few hundredths of a step, a micrometre deeper each time (turningClosure).
+TEST(SmoothContacts, ABallOnATurningFaceIsPushedAlongNotLandedOnAgainAndAgain) {
+  const auto addPaddle = [](Scene& scene) {
+    btRigidBody* paddle = scene.add(new btBoxShape(btVector3(0.15, 0.1, 0.12)), 100.0,
+                                    btVector3(0, 1, 0), btVector3(0, 0, 0));
+    paddle->setAngularVelocity(btVector3(0, 5, 0));
+    return paddle;
+  };
+  OnSupport ball(new btSphereShape(0.1),
+                 btTransform(btQuaternion::getIdentity(), btVector3(0.25, 1, 0)),
+                 btVector3(0, 0, 0), addPaddle);
+  for (btRigidBody* body : {ball.body, ball.support})
+    body->setGravity(btVector3(0, 0, 0));
+  const double e0 = test::totalEnergy(ball.scene.world());
+  int mostImpacts = 0;
+  double deepest = 0;
+  for (int i = 0; i < 20; ++i) {
+    mostImpacts = std::max(mostImpacts, ball.step().impacts);
+    deepest = std::min(deepest, ball.gap());
+  }
+  // Measured without κ in the holds: 26–28 landings a step, the ball 79 µm deep in the face.
+  EXPECT_LE(mostImpacts, 3);
+  EXPECT_GE(deepest, -4 * test::kContactTolerance);
+  EXPECT_GT(ball.body->getLinearVelocity().length(), 0.5);  // flung off the face's end
+  EXPECT_LE(test::totalEnergy(ball.scene.world()), e0 * (1 + 1e-9));
+}
+
 // Two children side by side: boxes (a face each on the ground) and spheres (a dumbbell).
 btCompoundShape* pairOf(btCollisionShape* left, btCollisionShape* right) {
   auto* compound = new btCompoundShape();

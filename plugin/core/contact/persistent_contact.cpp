@@ -76,8 +76,8 @@ void validate(const std::vector<ContactBody>& bodies,
     if (!std::isfinite(c.friction) || c.friction < 0.0) {
       throw Error(name() + ": friction must be finite and non-negative");
     }
-    if (!std::isfinite(c.approach) || c.approach < 0.0) {
-      throw Error(name() + ": the allowed approach speed must be finite and non-negative");
+    if (!std::isfinite(c.approach)) {
+      throw Error(name() + ": the allowed approach speed must be finite");
     }
     if (!c.impulse.allFinite()) throw Error(name() + ": warm-start impulse is not finite");
     try {

@@ -104,6 +104,25 @@ TEST(PersistentContact, AnAllowedApproachIsStoppedOnlyBeyondIt) {
   }
 }
 
+// A negative allowance is a separation the contact must reach (a hold against a turning normal):
+// the box, falling at 0.05 m/s, leaves the ground at 0.1 m/s, pushed by no more than that takes.
+TEST(PersistentContact, ANegativeAllowanceIsASeparationReached) {
+  BoxOnGround box(Vec3(0.3, 0, -0.05), Vec3::Zero(), 0.5);
+  for (PersistentContact& c : box.contacts)
+    c.approach = -0.1;
+  const PersistentContactReport report =
+      solvePersistentContacts(box.bodies, box.contacts, {5000, 1e-12});
+  ASSERT_TRUE(report.ok()) << report.message;
+  EXPECT_NEAR(box.bodies[0].linearVelocity.z(), 0.1, 1e-12);
+  EXPECT_LE(report.penetrationRate, 1e-12);
+  double pushed = 0;
+  for (const PersistentContact& c : box.contacts)
+    pushed += c.impulse.z();
+  EXPECT_NEAR(pushed, box.mass * 0.15, 1e-9);
+  // Sliding on, it loses μ ΣP_n / m = 0.5 · 0.15 of its speed to friction.
+  EXPECT_NEAR(box.bodies[0].linearVelocity.x(), 0.3 - 0.5 * 0.15, 1e-9);
+}
+
 TEST(PersistentContact, RandomStacksSatisfyTheContactConditionsWithoutGainingEnergy) {
   // Random bodies pressed into each other and the ground at random points: at the solution, no
   // contact approaches, impulses lie in their cones, complementarity holds, energy does not rise.
@@ -294,7 +313,7 @@ TEST(PersistentContact, RefusesBadInputAndChangesNothing) {
   refuses([](BoxOnGround& b) { b.contacts[1].bodyB = 3; });
   refuses([](BoxOnGround& b) { b.contacts[1].bodyA = b.contacts[1].bodyB; });
   refuses([](BoxOnGround& b) { b.contacts[2].friction = -0.1; });
-  refuses([](BoxOnGround& b) { b.contacts[3].approach = -1e-3; });
+  refuses([](BoxOnGround& b) { b.contacts[3].approach = std::nan(""); });
   refuses([](BoxOnGround& b) { b.contacts[3].approach = std::numeric_limits<double>::infinity(); });
   refuses([](BoxOnGround& b) { b.contacts[2].normal = Vec3(0, 0, 2); });
   refuses([](BoxOnGround& b) { b.contacts[0].impulse.x() = std::nan(""); });

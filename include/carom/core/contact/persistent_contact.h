@@ -4,17 +4,20 @@
 // has to keep the contacts closed without gaining energy.
 //
 // For every contact i with relative velocity u_i = v_B − v_A at its point (normal n_i from A into
-// B) and allowed approach speed c_i ≥ 0 it finds an impulse P_i on B (−P_i on A) such that,
+// B) and allowed approach speed c_i it finds an impulse P_i on B (−P_i on A) such that,
 // after all impulses,
 //   u_n + c ≥ 0, P_n ≥ 0, (u_n + c) P_n = 0            (non-penetration at velocity level)
 //   ‖P_t‖ ≤ μ P_n, and P_t = −μ P_n û_t when u_t ≠ 0   (Coulomb's law, maximal dissipation)
 // by projected Gauss–Seidel over the contacts (normal, then friction; see the source), optionally
-// accelerated by exact solves of the active rows (subspace minimisation). A solution
-// cannot gain energy: with u⁺ = u⁻ + AP (A the Delassus matrix), ΔT = P·u⁻ + ½PᵀAP = Σ P_i·u_i⁺ −
-// ½PᵀAP, and both terms are ≤ 0 (P_i·u_i⁺ = −c P_n − μP_n‖u_t⁺‖ by the conditions above). The
-// report gives ΔT, measured. The allowance c is a speculative contact's: a point a gap g short of
-// touching, held over a time τ, may still close at g/τ, and is pushed only to stop it going
-// further (held as if touching, it would be propped up in the air).
+// accelerated by exact solves of the active rows (subspace minimisation). Where every c ≥ 0 a
+// solution cannot gain energy: with u⁺ = u⁻ + AP (A the Delassus matrix), ΔT = P·u⁻ + ½PᵀAP =
+// Σ P_i·u_i⁺ − ½PᵀAP, and both terms are ≤ 0 (P_i·u_i⁺ = −c P_n − μP_n‖u_t⁺‖ by the conditions
+// above); a negative c gains at most Σ|c_i| P_n,i. The report gives ΔT, measured. The allowance
+// c ≥ 0 is a speculative contact's: a point a gap g short of touching, held over a time τ, may
+// still close at g/τ, and is pushed only to stop it going further (held as if touching, it would
+// be propped up in the air). A negative c is a separation the contact must reach: a hold over τ
+// of a pair whose gap closes at second order by κ (a normal turning with a spinning body), which
+// c = −τκ keeps closed over the span (the variational step's turningClosure).
 #pragma once
 
 #include <limits>
@@ -35,7 +38,9 @@ struct PersistentContact {
   Vec3 point = Vec3::Zero();    ///< world frame (m)
   Vec3 normal = Vec3::UnitZ();  ///< unit, from A into B
   double friction = 0.0;        ///< μ ≥ 0
-  double approach = 0.0;        ///< c ≥ 0: the normal speed at which it may still close (m/s)
+  /// c: the normal speed at which it may still close (m/s); negative, the speed at which it must
+  /// separate (a hold against a normal that turns into the contact at second order).
+  double approach = 0.0;
   Vec3 impulse = Vec3::Zero();  ///< warm start on input (N s, on B); the solution on output
 };
 
