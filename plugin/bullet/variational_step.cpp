@@ -86,7 +86,7 @@ StepDiagnostics VariationalStep::run() {
   kickMotors();
   for (const StepBody& body : m_bodies) {
     m_start.push_back(body.state);
-    const double load = (body.load.gravity + body.mass.inverseMass() * body.load.force).norm();
+    const double load = body.loadAcceleration().norm();
     m_restingSpeed = std::max(m_restingSpeed, kRestingSpeed + load * m_timeStep);
     m_holdingReach =
         std::max(m_holdingReach, kContactTolerance + 0.25 * load * m_timeStep * m_timeStep);
@@ -252,11 +252,6 @@ void VariationalStep::noteLanding(int p, double elapsed) {
     track.landed = true;
     return;
   }
-  // Smooth pairs only: a polyhedron's gap is the least of its vertices' and faces', and its second
-  // difference where that changes hands is no pair's closing.
-  const std::vector<PairContact> touching = contactsNow(p);
-  const bool smooth = std::all_of(touching.begin(), touching.end(),
-                                  [](const PairContact& contact) { return contact.feature == -1; });
   // A second-order closing held over the rest of the step is an extrapolation: the pair's bodies
   // must turn by little over it (kTurnHeld), else the pair lands again as before.
   constexpr double kTurnHeld = 0.1;  // rad
@@ -268,12 +263,18 @@ void VariationalStep::noteLanding(int p, double elapsed) {
   };
   const CandidatePair& pair = m_pairs[p];
   const double turn = (spin(pair.bodyA) + spin(pair.bodyB)) * (1 - elapsed) * m_timeStep;
-  if (smooth && turn <= kTurnHeld) track.turning = std::max(0.0, turningClosure(p));
+  if (turn > kTurnHeld) return;
+  // Smooth pairs only: a polyhedron's gap is the least of its vertices' and faces', and its second
+  // difference where that changes hands is no pair's closing.
+  const std::vector<PairContact> touching = contactsNow(p);
+  const bool smooth = std::all_of(touching.begin(), touching.end(),
+                                  [](const PairContact& contact) { return contact.feature == -1; });
+  if (smooth) track.turning = std::max(0.0, turningClosure(p));
 }
 
 double VariationalStep::turningClosure(int p) const {
   // Three gaps along the free flow, δ of the step apart: a hundredth of a step, where a pair that
-  // lands again every few hundredths closes by κδ²h² ≈ 1e-9 m at κ = 5 m/s², far above the gap's
+  // lands again every few hundredths closes by κδ²h² ≈ 1e-7 m at κ = 5 m/s², far above the gap's
   // round-off.
   constexpr double kDelta = 0.01;
   const CandidatePair& pair = m_pairs[p];
@@ -291,9 +292,7 @@ double VariationalStep::turningClosure(int p) const {
   }
   const double dt = kDelta * m_timeStep;
   const auto loadOf = [&](int body) {
-    if (body == kFixed) return core::Vec3::Zero().eval();
-    const StepBody& b = m_bodies[body];
-    return (b.load.gravity + b.mass.inverseMass() * b.load.force).eval();
+    return body == kFixed ? core::Vec3::Zero().eval() : m_bodies[body].loadAcceleration();
   };
   // The normal points from B towards A: the gap grows with A's acceleration along it.
   const double loads = toEigen(normal).dot(loadOf(pair.bodyA) - loadOf(pair.bodyB));
@@ -759,7 +758,7 @@ double VariationalStep::closingBound(int p, double fraction) const {
     const StepBody& body = m_bodies[index];
     const double inverseMass = body.mass.inverseMass();
     velocity += sign * inverseMass * body.state.gamma;
-    acceleration += sign * (body.load.gravity + inverseMass * body.load.force);
+    acceleration += sign * body.loadAcceleration();
     if (body.rotationLocked) continue;
     const double momentum = body.state.Pi.norm() + body.load.torque.norm() * tau;
     // Bullet's body frame is on the principal axes (world_bodies.cpp): J is diagonal.

@@ -66,6 +66,8 @@ struct StepBody {
   // locked, and left 0 for a body no joint holds, as only jointedMotion reads it): a point of it
   // turns at most at √(2 T k) with rotational energy T.
   double turningInverseMass = 0;
+  // The acceleration its loads give its centre (m/s²): gravity and the user's force.
+  core::Vec3 loadAcceleration() const { return load.gravity + mass.inverseMass() * load.force; }
 };
 
 // Where a body was when a pair's gap was found (a fixed object does not move).

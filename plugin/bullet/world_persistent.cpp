@@ -248,8 +248,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   for (const int index : island.bodies) {
     const StepBody& body = m_bodies[index];
     core::impact::ContactBody& lcpBody = bodies[m_slot[index]];
-    lcpBody.linearVelocity +=
-        duration * (body.load.gravity + body.mass.inverseMass() * body.load.force);
+    lcpBody.linearVelocity += duration * body.loadAcceleration();
     lcpBody.angularVelocity += duration * (lcpBody.inverseInertiaWorld * body.load.torque);
   }
   // Warm start: a contact held earlier in this step starts from its impulse then, scaled to the
