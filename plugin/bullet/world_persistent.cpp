@@ -83,9 +83,19 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const bool exhausted = (pair.bodyA != kFixed && m_eventsOf[pair.bodyA] >= maxEvents) ||
                            (pair.bodyB != kFixed && m_eventsOf[pair.bodyB] >= maxEvents);
     const bool guarded = (mode == Hold::kGuard && p == m_nextPair) || exhausted;
-    const bool closesAtStart =
-        mode == Hold::kResting || (mode == Hold::kStartOfStep && m_tracks[p].closesAtRest);
-    if (apart && !((guarded || closesAtStart) && m_tracks[p].closing)) continue;
+    // A pair that its free flight closes, at most at its resting speed, is held as an island at
+    // rest holds it, whatever else its island holds: at the start of the step, and at a landing if
+    // it is apart within the holding reach and its trial poses close (a touching pair is held as
+    // such). Left free where it separates, it comes back within the step and lands, and each
+    // landing holds the whole island again. At a landing, not a mesh triangle's or a compound
+    // child's pair: a triangle ahead of a roller closes as it rolls over their shared edge, and
+    // held at its witness point ahead of the line of contact it pushes the roller back.
+    const bool wholeShapes = pair.childA == kWholeShape && pair.childB == kWholeShape;
+    const bool closesSlowly =
+        mode == Hold::kResting || (mode == Hold::kStartOfStep && m_tracks[p].closesAtRest) ||
+        (mode == Hold::kLanding && wholeShapes && m_tracks[p].closing && !apart &&
+         gapNow(p).distance > kContactTolerance && closesAtRestingSpeed(p));
+    if (apart && !((guarded || closesSlowly) && m_tracks[p].closing)) continue;
     const double distance = gapNow(p).distance;
     // A pair held earlier in the step that its half impulse has lifted apart within the holding
     // reach (a held body rises by up to a h²/8 before it comes back down at the end of the step)
@@ -93,12 +103,9 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     // landing holding the island anew and dropping the pairs lifted apart at that instant.
     const bool lifted = mode == Hold::kLanding && heldEarlier[p] && distance > kContactTolerance &&
                         distance <= m_holdingReach;
-    // At the start of the step a pair that its free flight closes, at most at its resting speed, is
-    // held as an island at rest holds it, whatever else its island holds: left free where it
-    // separates, it comes back within the step and lands, and each landing holds the whole island
-    // again. A pair lifted apart by an earlier hold in the step is held so too: allowed to close at
-    // g/τ only, it would end the step g/2 short of touching and hover there.
-    const bool closesAtEnd = closesAtStart || lifted;
+    // A pair lifted apart by an earlier hold in the step is held as one closing at rest: allowed to
+    // close at g/τ only, it would end the step g/2 short of touching and hover there.
+    const bool closesAtEnd = closesSlowly || lifted;
     const bool speculative = guarded || closesAtEnd;
     const bool closing = speculative && (m_tracks[p].closing || near || lifted);
     if (distance > kContactTolerance && !closing) continue;
