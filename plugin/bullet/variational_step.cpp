@@ -282,7 +282,7 @@ double VariationalStep::turningClosure(int p) const {
     return body == kFixed ? core::BodyState{} : probeBody(body, fraction);
   };
   double phi[3];
-  btVector3 normal;
+  btVector3 normal(0, 0, 0);  // the first gap's
   for (int k = 0; k < 3; ++k) {
     const core::BodyState a = flowed(pair.bodyA, k * kDelta), b = flowed(pair.bodyB, k * kDelta);
     const Gap g = gapAt(pair, pair.bodyA == kFixed ? nullptr : &a,
