@@ -15,8 +15,9 @@ namespace {
 constexpr double kH = 1.0 / 60.0;
 
 // The scene benchmark's bin of 20 spheres, boxes and ellipsoids, poured for a second and then
-// watched for 100 steps while it settles: 2.9 events a step (measured), 3.85 where a landing held
-// only the pairs that touch. Its energy only falls.
+// watched for 100 steps while it settles: 289 events in the release build and 341 in the
+// sanitizers' build, whose rounding takes the chaotic pour down another path (measured); 385 in
+// the release build where a landing held only the pairs that touch. Its energy only falls.
 TEST(PileLandings, ALandingHoldsTheSlowlyClosingPairsOfItsIsland) {
   bench::World scene(test::configWith(SolverKind::variational));
   bench::pourIntoBin(scene, 20);
@@ -30,7 +31,7 @@ TEST(PileLandings, ALandingHoldsTheSlowlyClosingPairsOfItsIsland) {
     events += scene.world().getLastStepDiagnostics().impacts;
     highest = std::max(highest, test::totalEnergy(scene.world()));
   }
-  EXPECT_LE(events, 330);
+  EXPECT_LE(events, 360);
   EXPECT_LE(highest, e0 * (1 + 1e-12));
 }
 
