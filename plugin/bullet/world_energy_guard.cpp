@@ -106,7 +106,7 @@ void VariationalStep::guardIslandEnergy(const Island& island) {
   }
   // The path back is a line in x and a geodesic in R about the centre of mass, not the path the
   // flow took: a body that turned about a held point can cut into what it turned on there (a
-  // toppling cylinder, 12 mm deep). Where a pair would end deeper than at the end of the step and
+  // cylinder toppling over its rim). Where a pair would end deeper than at the end of the step and
   // than touching, the island goes back to its start poses: at rest where the last step left it, it
   // loses its kinetic energy at the start, not the excess only.
   const std::vector<double> backGaps = gapsNow();
