@@ -263,6 +263,41 @@ std::vector<std::vector<ImpactEvent>> resolveGroups(
   return events;
 }
 
+// The dynamic body a group is known by: every contact has one (resolveImpacts).
+int dynamicBodyOf(const Island& island, const IslandContact& contact) {
+  return island.bodies[contact.bodyA].dynamic ? contact.bodyA : contact.bodyB;
+}
+
+// A contact struck plastically (restitution 0) earlier in the step is struck again with a new
+// impact on its bodies while it touches or closes within the step: a plastic impact stops its
+// contacts together, and a later round that strikes one of its bodies from elsewhere pushes that
+// body back into the partner it was stopped against. Struck alone, by turns, the two pass their
+// momentum back and forth, less each round, for dozens of rounds (a pyramid of boxes landing level
+// on level). Joins `kept` into `joined` and appends to `impacts` those a new impact reaches.
+void keepPlasticContacts(Island& island, const std::vector<bool>& struckPlastically,
+                         DisjointSets& joined, std::vector<IslandContact*>& impacts) {
+  std::vector<bool> isNew(island.contacts.size(), false);
+  std::vector<bool> reached(island.bodies.size(), false);  // per root: a new impact's group
+  for (const IslandContact* contact : impacts)
+    isNew[static_cast<std::size_t>(contact - island.contacts.data())] = true;
+  std::vector<IslandContact*> kept;
+  for (std::size_t c = 0; c < island.contacts.size(); ++c) {
+    IslandContact& contact = island.contacts[c];
+    if (!struckPlastically[c] || isNew[c]) continue;
+    const double un = normalVelocity(island, contact);
+    if (contact.distance + std::min(un, 0.0) * island.timeStep > 0) continue;
+    kept.push_back(&contact);
+    if (island.bodies[contact.bodyA].dynamic && island.bodies[contact.bodyB].dynamic)
+      joined.join(contact.bodyA, contact.bodyB);
+  }
+  for (const IslandContact* contact : impacts)
+    reached[static_cast<std::size_t>(joined.root(dynamicBodyOf(island, *contact)))] = true;
+  for (IslandContact* contact : kept) {
+    if (reached[static_cast<std::size_t>(joined.root(dynamicBodyOf(island, *contact)))])
+      impacts.push_back(contact);
+  }
+}
+
 }  // namespace
 
 std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
@@ -275,6 +310,7 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
   std::vector<double> afterKick;
   for (const IslandContact& contact : island.contacts)
     afterKick.push_back(normalVelocity(island, contact));
+  std::vector<bool> struckPlastically(island.contacts.size(), false);  // keepPlasticContacts
   for (int round = 0; round < config.solver.maxEventsPerStep; ++round) {
     // Contacts sharing a dynamic body, or on bodies a joint joins (an impact on one link moves
     // them all): one impact.
@@ -295,10 +331,12 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
         joined.join(contact.bodyA, contact.bodyB);
     }
     if (impacts.empty()) break;
+    keepPlasticContacts(island, struckPlastically, joined, impacts);
     std::vector<std::vector<IslandContact*>> groups(island.bodies.size());
     for (IslandContact* contact : impacts) {
-      const int body = island.bodies[contact->bodyA].dynamic ? contact->bodyA : contact->bodyB;
-      groups[joined.root(body)].push_back(contact);
+      groups[joined.root(dynamicBodyOf(island, *contact))].push_back(contact);
+      if (contact->material.restitution == 0)
+        struckPlastically[static_cast<std::size_t>(contact - island.contacts.data())] = true;
     }
     groups.erase(
         std::remove_if(groups.begin(), groups.end(),
