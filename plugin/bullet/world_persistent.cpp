@@ -280,8 +280,13 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   for (std::size_t i = 0; i < contacts.size(); ++i)
     contacts[i].approach =
         allowance[i] - (held[i].feature == -1 ? duration * m_tracks[held[i].p].turning : 0.0);
+  // A pile met cold (no warm start at all: a scene's first step) starts from rest at once
+  // (PersistentContactSettings::restingStart): a wall's loads would take Gauss–Seidel thousands
+  // of sweeps to carry down.
+  core::contact::PersistentContactSettings holdSettings = settings;
+  holdSettings.restingStart = mode == Hold::kStartOfStep || mode == Hold::kResting;
   const core::contact::PersistentContactReport hold =
-      solveHeldContacts(island, bodies, contacts, settings);
+      solveHeldContacts(island, bodies, contacts, holdSettings);
   if (!stop.ok() || !hold.ok()) m_diagnostics.message = stop.ok() ? hold.message : stop.message;
   m_held.erase(std::remove_if(m_held.begin(), m_held.end(),
                               [id](const HeldContact& earlier) { return earlier.island == id; }),

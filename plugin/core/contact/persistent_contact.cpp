@@ -29,6 +29,11 @@ constexpr int kFirstCrawlJudgement = 256;
 
 // The shortest fraction of a subspace solve's change tried before it is given up.
 constexpr double kShortestSubspaceStep = 1.0 / 8;
+// The resting start's pivoting passes (settings.restingStart): each lets go the contacts its solve
+// leaves pulling and holds by their normal alone those it leaves outside their cones, which only
+// shrinks the held rows. A 200-brick wall settles in five; past the last, the cones' projection
+// takes what is left and the merit test judges the start.
+constexpr int kRestingStartPasses = 8;
 // A subspace solve's conjugate-gradient products per sweep taken so far (each costs about a
 // sweep): loads reach the bottom of a cold pile in a few hundred products, more than the sweeps
 // before the first tries, while a solve still costs at most a few times the sweeps so far.
@@ -402,6 +407,54 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     }
     return false;
   };
+  // A resting start (settings.restingStart), from a cold start only: every contact that may not
+  // close (c ≤ 0) held pressed and sticking at once, by the direct subspace step from zero
+  // impulses, the least-norm impulses that stop them all; a contact it leaves pulling is let go,
+  // one whose friction it puts outside the cone is held by its normal alone, and the rest solved
+  // again. Projected onto the cones and kept where it lowers the merit, as a subspace step.
+  // Returns whether it was kept.
+  const auto restingStart = [&] {
+    std::vector<Vec3> pressed(contacts.size(), Vec3::Zero());  // active rows: (1, 0, 0) sticks
+    for (std::size_t i = 0; i < contacts.size(); ++i)
+      if (contacts[i].approach <= 0.0) pressed[i] = Vec3::UnitX();
+    std::vector<Vec3>& u = buffers.u;
+    u.clear();
+    for (const SweepContact& s : sweep)
+      u.push_back(relativeVelocityOf(v, w, s));
+    std::optional<std::vector<Vec3>> impulses;
+    for (int pass = 0; pass < kRestingStartPasses; ++pass) {
+      impulses = subspaceStep(sweep, contacts, pressed, u, bodies, SubspaceMethod::kDirect, 0,
+                              settings.tolerance);
+      if (!impulses) return false;
+      bool leaving = false;  // a contact pulls, or its friction leaves its cone
+      for (std::size_t i = 0; i < contacts.size(); ++i) {
+        if (pressed[i](0) > 0.0 && (*impulses)[i](0) < 0.0) {
+          pressed[i] = Vec3::Zero();
+          leaving = true;
+        } else if (pressed[i](1) == 0.0 &&
+                   (*impulses)[i].tail<2>().norm() > contacts[i].friction * (*impulses)[i](0)) {
+          // Beyond its cone: held by its normal row alone (an impulse outside the cone marks it
+          // sliding, subspace_step.h), with no friction until the sweeps give it its own.
+          pressed[i] = Vec3(1.0, 1.0 + 2.0 * contacts[i].friction, 0.0);
+          leaving = true;
+        }
+      }
+      if (!leaving) break;
+    }
+    std::vector<std::size_t>& changing = buffers.changing;
+    changing.clear();
+    trialMoves.clear();
+    for (std::size_t i = 0; i < contacts.size(); ++i) {
+      if ((*impulses)[i] == Vec3::Zero()) continue;
+      changing.push_back(i);
+      trialMoves.push_back(onFrictionCone((*impulses)[i], contacts[i].friction));
+    }
+    return tryMoves(changing, trialMoves, true);
+  };
+  const bool cold = std::all_of(contacts.begin(), contacts.end(), [](const PersistentContact& c) {
+    return c.impulse == Vec3::Zero();
+  });
+  if (settings.restingStart && cold && !contacts.empty()) report.restingStart = restingStart();
   // Whether a stall or a crawl can be judged before the cap: only they need the largest change of
   // a test sweep; otherwise the first contact that changed by more than the tolerance settles the
   // test (a solve of a few sweeps, as the lcp mode's per step, tests four times).
