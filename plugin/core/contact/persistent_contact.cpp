@@ -451,10 +451,13 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     }
     return tryMoves(changing, trialMoves, true);
   };
-  const bool cold = std::all_of(contacts.begin(), contacts.end(), [](const PersistentContact& c) {
-    return c.impulse == Vec3::Zero();
-  });
-  if (settings.restingStart && cold && !contacts.empty()) report.restingStart = restingStart();
+  // Cold: no warm-start impulse at all. Asked only where the setting is on: every solve passes
+  // here.
+  const auto cold = [&] {
+    return std::all_of(contacts.begin(), contacts.end(),
+                       [](const PersistentContact& c) { return c.impulse == Vec3::Zero(); });
+  };
+  if (settings.restingStart && !contacts.empty() && cold()) report.restingStart = restingStart();
   // Whether a stall or a crawl can be judged before the cap: only they need the largest change of
   // a test sweep; otherwise the first contact that changed by more than the tolerance settles the
   // test (a solve of a few sweeps, as the lcp mode's per step, tests four times).
