@@ -494,6 +494,18 @@ void VariationalStep::findCandidatePairs() {
     m_searched.emplace_back(proxy->m_aabbMin, proxy->m_aabbMax);
   }
   btOverlappingPairCache* cache = m_world.getBroadphase()->getOverlappingPairCache();
+  // Each body's pair list sized by its overlaps first, rather than grown by doubling as addPair
+  // appends (a compound's children may add more).
+  std::vector<int> overlapsOf(m_bodies.size(), 0);
+  for (int i = 0; i < cache->getNumOverlappingPairs(); ++i) {
+    const btBroadphasePair& overlap = cache->getOverlappingPairArrayPtr()[i];
+    for (const btBroadphaseProxy* proxy : {overlap.m_pProxy0, overlap.m_pProxy1}) {
+      const int body = stepIndexOf(static_cast<const btCollisionObject*>(proxy->m_clientObject));
+      if (body != kFixed) ++overlapsOf[body];
+    }
+  }
+  for (std::size_t body = 0; body < m_bodies.size(); ++body)
+    m_pairsOf[body].reserve(static_cast<std::size_t>(overlapsOf[body]));
   m_pairs.reserve(static_cast<std::size_t>(cache->getNumOverlappingPairs()));
   m_tracks.reserve(static_cast<std::size_t>(cache->getNumOverlappingPairs()));
   for (int i = 0; i < cache->getNumOverlappingPairs(); ++i) {
@@ -518,15 +530,14 @@ void VariationalStep::findStartGap(int p) {
   track.startGapPending = false;
 }
 
-std::vector<int> VariationalStep::addPair(const btCollisionObject* a, const btCollisionObject* b,
-                                          bool startGapNow) {
-  std::vector<int> added;
-  if (!m_world.getDispatcher()->needsResponse(a, b)) return added;
+void VariationalStep::addPair(const btCollisionObject* a, const btCollisionObject* b,
+                              bool startGapNow) {
+  if (!m_world.getDispatcher()->needsResponse(a, b)) return;
   // Bodies a joint links with disableCollisionsBetweenLinkedBodies (or set to ignore each other),
   // as Bullet's dispatcher leaves them out (btCollisionDispatcher::needsCollision).
-  if (!a->checkCollideWith(b) || !b->checkCollideWith(a)) return added;
+  if (!a->checkCollideWith(b) || !b->checkCollideWith(a)) return;
   const int bodyA = stepIndexOf(a), bodyB = stepIndexOf(b);
-  if (bodyA == kFixed && bodyB == kFixed) return added;
+  if (bodyA == kFixed && bodyB == kFixed) return;
   const auto addChildren = [&](int childA, int childB) {
     CandidatePair pair{a, b, bodyA, bodyB, childA, childB, 0.0};
     pair.reversed = facesAway(pair);
@@ -541,7 +552,6 @@ std::vector<int> VariationalStep::addPair(const btCollisionObject* a, const btCo
     for (const int body : {pair.bodyA, pair.bodyB}) {
       if (body != kFixed) m_pairsOf[body].push_back(p);
     }
-    added.push_back(p);
   };
   // Two shapes taken whole (most pairs) need no child lists: a step adds every pair afresh.
   const auto whole = [](const btCollisionObject* object) {
@@ -550,13 +560,12 @@ std::vector<int> VariationalStep::addPair(const btCollisionObject* a, const btCo
   };
   if (whole(a) && whole(b)) {
     addChildren(kWholeShape, kWholeShape);
-    return added;
+    return;
   }
   for (const int childA : childrenToPair(a, b)) {
     for (const int childB : childrenToPair(b, a))
       addChildren(childA, childB);
   }
-  return added;
 }
 
 std::vector<int> VariationalStep::childrenToPair(const btCollisionObject* object,

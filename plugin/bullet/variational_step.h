@@ -361,11 +361,10 @@ class VariationalStep {
   // the islands they make.
   void findCandidatePairs();
   // The candidate pairs of the two objects (one per pair of their compounds' children), unless
-  // they need no response or neither moves: their indices. Their gaps now give their slack; left
-  // for later (`startGapNow` false: stage 3's pairs, whose island a still island's repeat may
+  // they need no response or neither moves: appended to m_pairs. Their gaps now give their slack;
+  // left for later (`startGapNow` false: stage 3's pairs, whose island a still island's repeat may
   // leave unrun), findStartGap finds them when their island runs.
-  std::vector<int> addPair(const btCollisionObject* a, const btCollisionObject* b,
-                           bool startGapNow = true);
+  void addPair(const btCollisionObject* a, const btCollisionObject* b, bool startGapNow = true);
   void findStartGap(int p);
   // The children of `object`'s shape to pair with `partner`: a compound's children
   // (compoundChildrenOf), or the triangles of a mesh or heightfield within the box last searched

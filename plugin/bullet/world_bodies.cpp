@@ -59,6 +59,7 @@ double turningInverseMass(const btCollisionShape& shape, const core::MassPropert
 void VariationalStep::readBodies() {
   // Every body's mass first: a body carom cannot move is refused before any body is touched.
   std::vector<std::pair<btRigidBody*, core::MassProperties>> active;
+  active.reserve(static_cast<std::size_t>(m_world.getNumCollisionObjects()));
   for (int i = 0; i < m_world.getNumCollisionObjects(); ++i) {
     btRigidBody* body = btRigidBody::upcast(m_world.getCollisionObjectArray()[i]);
     if (body == nullptr || body->isStaticOrKinematicObject() || !body->isActive()) continue;
@@ -72,6 +73,7 @@ void VariationalStep::readBodies() {
     }
     active.emplace_back(body, massOf(*body));
   }
+  m_bodies.reserve(active.size());
   for (const auto& [body, mass] : active) {
     // Bullet's damping acts on the velocities at the start of the step, as in
     // btDiscreteDynamicsWorld::predictUnconstraintMotion; with zero damping it changes nothing.

@@ -102,7 +102,9 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
               detail::addImpulses(m_jointsKicked[g], m_jointsNow[g]);
             });
       }
-      for (const int p : addPair(object, other))
+      const int first = static_cast<int>(m_pairs.size());  // addPair appends the pairs it adds
+      addPair(object, other);
+      for (int p = first; p < static_cast<int>(m_pairs.size()); ++p)
         island.pairs.push_back(p);
     }
   }

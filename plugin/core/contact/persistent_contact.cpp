@@ -376,16 +376,20 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
                                   }),
                    directed.end());
   };
+  // Every contact's relative velocity at the bodies' current velocities, in buffers.u.
+  const auto relativeVelocities = [&]() -> const std::vector<Vec3>& {
+    buffers.u.clear();
+    for (const SweepContact& s : sweep)
+      buffers.u.push_back(relativeVelocityOf(v, w, s));
+    return buffers.u;
+  };
   // Subspace minimisation (subspace_step.h): the active rows solved at once, the result projected
   // onto the friction cones; kept where it lowers T + Σ c P_n, which every local solve of a sweep
   // lowers too (T the bodies' kinetic energy, its change measured by tryMoves), else undone: where
   // the sweeps have not yet found the active set, the exact solve of a wrong one can throw impulses
   // along nearly redundant contacts. Returns whether it was kept.
   const auto solveSubspace = [&](SubspaceMethod method, int maxProducts) {
-    std::vector<Vec3>& u = buffers.u;
-    u.clear();
-    for (const SweepContact& s : sweep)
-      u.push_back(relativeVelocityOf(v, w, s));
+    const std::vector<Vec3>& u = relativeVelocities();
     const std::optional<std::vector<Vec3>> change =
         subspaceStep(sweep, contacts, lambda, u, bodies, method, maxProducts, settings.tolerance);
     if (!change) return false;
@@ -417,10 +421,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     std::vector<Vec3> pressed(contacts.size(), Vec3::Zero());  // active rows: (1, 0, 0) sticks
     for (std::size_t i = 0; i < contacts.size(); ++i)
       if (contacts[i].approach <= 0.0) pressed[i] = Vec3::UnitX();
-    std::vector<Vec3>& u = buffers.u;
-    u.clear();
-    for (const SweepContact& s : sweep)
-      u.push_back(relativeVelocityOf(v, w, s));
+    const std::vector<Vec3>& u = relativeVelocities();
     std::optional<std::vector<Vec3>> impulses;
     for (int pass = 0; pass < kRestingStartPasses; ++pass) {
       impulses = subspaceStep(sweep, contacts, pressed, u, bodies, SubspaceMethod::kDirect, 0,
