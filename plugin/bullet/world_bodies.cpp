@@ -1,6 +1,8 @@
 // Stages 1 and 6 of the variational step: Bullet's rigid bodies to double-precision core states
 // and back. The one place where the world converts between btRigidBody and core::BodyState.
 #include <BulletCollision/CollisionDispatch/btCollisionObject.h>
+#include <BulletCollision/CollisionShapes/btCapsuleShape.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
@@ -54,6 +56,26 @@ double turningInverseMass(const btCollisionShape& shape, const core::MassPropert
   return largest;
 }
 
+// How far the farthest point of `shape`, its margin included, lies from its centre (m): exact for
+// a sphere and a capsule, whose AABB's corners lie outside them; otherwise Bullet's bounding
+// sphere about the centre (its AABB's half-diagonal, exact for a box).
+double reachOf(const btCollisionShape& shape) {
+  switch (shape.getShapeType()) {
+    case SPHERE_SHAPE_PROXYTYPE:
+      return static_cast<const btSphereShape&>(shape).getRadius();
+    case CAPSULE_SHAPE_PROXYTYPE: {
+      const auto& capsule = static_cast<const btCapsuleShape&>(shape);
+      return capsule.getRadius() + capsule.getHalfHeight();
+    }
+    default: {
+      btVector3 center;
+      btScalar radius;
+      shape.getBoundingSphere(center, radius);
+      return center.length() + radius;
+    }
+  }
+}
+
 }  // namespace
 
 void VariationalStep::readBodies() {
@@ -87,11 +109,8 @@ void VariationalStep::readBodies() {
     const core::BodyState state = core::stateFromVelocities(
         mass, toEigen(frame.getOrigin()), toEigen(frame.getBasis()),
         toEigen(body->getLinearVelocity()), toEigen(body->getAngularVelocity()));
-    btVector3 center;
-    btScalar radius;
-    body->getCollisionShape()->getBoundingSphere(center, radius);
-    m_bodies.push_back(
-        {body, mass, state, load, center.length() + radius, detail::rotationLocked(*body)});
+    m_bodies.push_back({body, mass, state, load, reachOf(*body->getCollisionShape()),
+                        detail::rotationLocked(*body)});
   }
 }
 
