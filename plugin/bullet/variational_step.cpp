@@ -104,6 +104,7 @@ StepDiagnostics VariationalStep::run() {
         detail::addImpulses(m_jointsNow[g], m_jointsTrial[g]);
       });
   findCandidatePairs();
+  markDistantPairs();
   std::vector<Island> islands = findIslands();
   std::vector<int> fliers;  // a body in no pair flies free
   for (int body = 0; body < bodyCount; ++body) {
@@ -157,7 +158,7 @@ void VariationalStep::runIsland(Island& island, int id) {
   }
   const bool resting = isResting(island);
   holdRestingContacts(island, id, 1.0, resting ? Hold::kResting : Hold::kStartOfStep);
-  if (resting && !closesAfterHold(island)) {
+  if (resting && !closesAfterHold(island, id)) {
     takeTrials(island.bodies);
     m_now = 1;
     ++m_diagnostics.restingIslands;
@@ -618,7 +619,8 @@ bool VariationalStep::facesAway(const CandidatePair& pair) const {
 std::vector<Island> VariationalStep::findIslands() {
   DisjointSets joined(m_bodies.size());  // step bodies joined by pairs of two step bodies
   for (const CandidatePair& pair : m_pairs) {
-    if (pair.bodyA != kFixed && pair.bodyB != kFixed) joined.join(pair.bodyA, pair.bodyB);
+    if (pair.bodyA != kFixed && pair.bodyB != kFixed && !pair.distant)
+      joined.join(pair.bodyA, pair.bodyB);
   }
   for (const detail::JointGroup& group : m_joints.groups) {  // joints force one island
     for (const int body : group.bodies)
@@ -628,6 +630,7 @@ std::vector<Island> VariationalStep::findIslands() {
   std::vector<int> islandOf(m_bodies.size(), -1);  // by root
   for (std::size_t p = 0; p < m_pairs.size(); ++p) {
     const CandidatePair& pair = m_pairs[p];
+    if (pair.distant) continue;
     const int r = joined.root(pair.bodyA != kFixed ? pair.bodyA : pair.bodyB);
     if (islandOf[r] < 0) {
       islandOf[r] = static_cast<int>(islands.size());

@@ -107,6 +107,9 @@ struct CandidatePair {
   // front (a mesh's winding need not face its bodies), and the triangle is solid behind it
   // (gapBehindTriangle).
   bool reversed = false;
+  // Its two bodies' bounding spheres stay apart over their motion (world_distant_pairs.cpp): it
+  // joins no island, and wakes when either body's motion changes so that they may meet.
+  bool distant = false;
 };
 
 // One contact point of a pair, in the core's convention (normal from A into B).
@@ -262,6 +265,18 @@ class VariationalStep {
   // Pairs an impact has made possible (world_pair_refresh.cpp): candidate pairs come from the
   // bodies' free flight, and a struck body may now reach a body beyond its swept AABB.
   void findNewPartners(Island& island, int id, const std::vector<int>& moved, double elapsed);
+  // Distant pairs (world_distant_pairs.cpp): stage 3 marks them before findIslands; a moved
+  // body's distant pairs whose spheres may now meet wake (pairs of the island, or links).
+  void markDistantPairs();
+  void wakeDistantPairs(Island& island, int id, int body, double elapsed);
+  // Whether the bounding spheres of `body`, from its state now, and of its partner in `pair` may
+  // come within the holding reach before the end of the step: the partner flows from its state
+  // now where it is in the island, else from the start of the step (its free flight, as stage 3
+  // swept it).
+  bool mayMeet(int body, const CandidatePair& pair, bool partnerInIsland, double elapsed) const;
+  // A body in no island (free flight so far) brought to the island's instant and made one of its
+  // bodies, with its joint group.
+  void joinFreeFlier(Island& island, int id, int body, double elapsed);
   // A body that no joint holds, flowed by `fraction` of the step from `from` (its free LGVI flow).
   core::BodyState flowBody(int index, const core::BodyState& from, double fraction) const;
   // Joint group g's bodies (detail::JointGroup, in its order) flowed together by `fraction` of the
@@ -386,7 +401,7 @@ class VariationalStep {
   bool closesAtRestingSpeed(int p);
   // After an island's hold at the start of the step: whether a pair's trial poses, flowed again
   // where the hold changed a body, still come closer than touching.
-  bool closesAfterHold(const Island& island);
+  bool closesAfterHold(Island& island, int id);
   // Stages 4 and 5 for one island, from the start of the step to its end.
   void runIsland(Island& island, int id);
   // Still islands (still_islands.cpp). The bytes of everything the island's run reads, in a fixed

@@ -68,6 +68,12 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
     const int found = static_cast<int>(m_startOfStep.pairs.size());
     pairs.erase(std::remove_if(pairs.begin(), pairs.end(), [&](int p) { return p >= found; }),
                 pairs.end());
+    for (const int p : pairs) {  // its distant pairs as stage 3 left them, woken or not
+      if (!m_startOfStep.pairs[p].distant) continue;
+      m_pairs[p] = m_startOfStep.pairs[p];
+      m_tracks[p] = PairTrack{};
+      m_tracks[p].startGapPending = true;
+    }
     m_eventsOf[body] = 0;
     m_islandOf[body] = -1;
     m_slot[body] = -1;

@@ -55,6 +55,7 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
   using detail::toBt;
   btBroadphaseInterface* broadphase = m_world.getBroadphase();
   for (const int body : moved) {
+    wakeDistantPairs(island, id, body, elapsed);
     btRigidBody* object = m_bodies[body].rigidBody;
     btVector3 min, max;
     sweptAabb(*object, btTransform(toBt(m_bodies[body].state.R), toBt(m_bodies[body].state.x)),
@@ -87,20 +88,7 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
           m_links.emplace_back(id, m_islandOf[partner]);
           continue;
         }
-        // Free flight so far: at the island's instant now, and one of its bodies from here, with
-        // its joint group (which no pair had put in an island either).
-        flowBodies(
-            {partner}, elapsed, [&](int b) -> const core::BodyState& { return m_start[b]; },
-            [&](int b, const core::BodyState& state) {
-              m_bodies[b].state = state;
-              m_islandOf[b] = id;
-              m_slot[b] = static_cast<int>(island.bodies.size());
-              island.bodies.push_back(b);
-            },
-            [&](int g, const detail::JointImpulses& impulses) {
-              m_jointsNow[g] = impulses;
-              detail::addImpulses(m_jointsKicked[g], m_jointsNow[g]);
-            });
+        joinFreeFlier(island, id, partner, elapsed);
       }
       const int first = static_cast<int>(m_pairs.size());  // addPair appends the pairs it adds
       addPair(object, other);
@@ -108,6 +96,23 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
         island.pairs.push_back(p);
     }
   }
+}
+
+void VariationalStep::joinFreeFlier(Island& island, int id, int body, double elapsed) {
+  // Free flight so far: at the island's instant now, and one of its bodies from here, with its
+  // joint group (which no pair had put in an island either).
+  flowBodies(
+      {body}, elapsed, [&](int b) -> const core::BodyState& { return m_start[b]; },
+      [&](int b, const core::BodyState& state) {
+        m_bodies[b].state = state;
+        m_islandOf[b] = id;
+        m_slot[b] = static_cast<int>(island.bodies.size());
+        island.bodies.push_back(b);
+      },
+      [&](int g, const detail::JointImpulses& impulses) {
+        m_jointsNow[g] = impulses;
+        detail::addImpulses(m_jointsKicked[g], m_jointsNow[g]);
+      });
 }
 
 }  // namespace carom

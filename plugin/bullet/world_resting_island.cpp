@@ -39,8 +39,13 @@ bool VariationalStep::closesAtRestingSpeed(int p) {
   });
 }
 
-bool VariationalStep::closesAfterHold(const Island& island) {
-  refreshTrials(island, 1.0);
+bool VariationalStep::closesAfterHold(Island& island, int id) {
+  // A held body's distant pairs are tested again (world_distant_pairs.cpp): one that wakes into
+  // the island may close.
+  const std::size_t pairs = island.pairs.size();
+  for (const int body : refreshTrials(island, 1.0))
+    wakeDistantPairs(island, id, body, 0.0);
+  if (island.pairs.size() > pairs) return true;
   return std::any_of(island.pairs.begin(), island.pairs.end(),
                      [&](int p) { return trialGapAtLeast(p) + m_pairs[p].slack < 0; });
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <vector>
 
 #include "scenes.h"
 
@@ -14,25 +15,30 @@ namespace {
 
 constexpr double kH = 1.0 / 60.0;
 
-// The scene benchmark's bin of 20 spheres, boxes and ellipsoids, poured for a second and then
-// watched for 100 steps while it settles: 289 events in the release build and 341 in the
-// sanitizers' build, whose rounding takes the chaotic pour down another path (measured); 385 in
-// the release build where a landing held only the pairs that touch. Its energy only falls.
+// The scene benchmark's bin of 14, 16, … 28 spheres, boxes and ellipsoids, each poured for a
+// second and then watched for 100 steps while it settles; its energy only falls. A pour is chaotic:
+// one bin's count moves by a third with the last bits of a flow (20 bodies: 289 events in the
+// release build, 341 in the sanitizers' build; 367 once free bodies were flowed in one piece
+// instead of one per event of their island), so the claim is on the eight pours' mean. Measured
+// (release build): 330 events a pour; 464 where a landing holds only the pairs that touch.
 TEST(PileLandings, ALandingHoldsTheSlowlyClosingPairsOfItsIsland) {
-  bench::World scene(test::configWith(SolverKind::variational));
-  bench::pourIntoBin(scene, 20);
-  for (int step = 0; step < 60; ++step)
-    ASSERT_NO_THROW(scene.world().stepSimulation(kH, 1, kH));
-  const double e0 = test::totalEnergy(scene.world());
+  const std::vector<int> bodies{14, 16, 18, 20, 22, 24, 26, 28};
   int events = 0;
-  double highest = e0;
-  for (int step = 0; step < 100; ++step) {
-    ASSERT_NO_THROW(scene.world().stepSimulation(kH, 1, kH));
-    events += scene.world().getLastStepDiagnostics().impacts;
-    highest = std::max(highest, test::totalEnergy(scene.world()));
+  for (const int count : bodies) {
+    bench::World scene(test::configWith(SolverKind::variational));
+    bench::pourIntoBin(scene, count);
+    for (int step = 0; step < 60; ++step)
+      ASSERT_NO_THROW(scene.world().stepSimulation(kH, 1, kH));
+    const double e0 = test::totalEnergy(scene.world());
+    double highest = e0;
+    for (int step = 0; step < 100; ++step) {
+      ASSERT_NO_THROW(scene.world().stepSimulation(kH, 1, kH));
+      events += scene.world().getLastStepDiagnostics().impacts;
+      highest = std::max(highest, test::totalEnergy(scene.world()));
+    }
+    EXPECT_LE(highest, e0 * (1 + 1e-12)) << count << " bodies";
   }
-  EXPECT_LE(events, 360);
-  EXPECT_LE(highest, e0 * (1 + 1e-12));
+  EXPECT_LE(events, 390 * static_cast<int>(bodies.size()));
 }
 
 }  // namespace
