@@ -59,10 +59,13 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     std::vector<PairContact> touching;  // all, for markTouching
   };
   std::vector<Resting> resting;
-  DistinctContacts distinct;  // the contacts of `resting`
-  std::vector<bool> heldEarlier(m_pairs.size(), false);
-  for (const HeldContact& earlier : m_held)
-    heldEarlier[earlier.p] = heldEarlier[earlier.p] || earlier.island == id;
+  DistinctContacts distinct;      // the contacts of `resting`
+  std::vector<bool> heldEarlier;  // per pair, at a landing (read only there)
+  if (mode == Hold::kLanding) {
+    heldEarlier.assign(m_pairs.size(), false);
+    for (const HeldContact& earlier : m_held)
+      heldEarlier[earlier.p] = heldEarlier[earlier.p] || earlier.island == id;
+  }
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
     // Apart by more than the holding reach, as its lower bound tells without a gap query: held only
@@ -185,6 +188,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     resting = std::move(unsettled);
   }
   settleEarlierHolds(id, remaining);
+  if (resting.empty()) return;
   std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island);
   std::vector<core::contact::PersistentContact> contacts;
   std::vector<HeldContact> held;
