@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <Eigen/Geometry>
+
 #include <cmath>
 #include <limits>
 
@@ -66,6 +68,13 @@ TEST(MassProperties, RefusesBadMassAndInertiaNamingTheQuantity) {
   EXPECT_ERROR_NAMING(MassProperties::create(1.0, Vec3(1, -2, 2).asDiagonal()),
                       "positive definite");
   EXPECT_ERROR_NAMING(MassProperties::create(1.0, Vec3(1, 1, 2.5).asDiagonal()), "triangle");
+  // The same off the principal axes, where the moments come from the eigensolver.
+  const Mat3 Q = Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()).toRotationMatrix();
+  EXPECT_ERROR_NAMING(MassProperties::create(1.0, Q * Vec3(1, -2, 2).asDiagonal() * Q.transpose()),
+                      "positive definite");
+  EXPECT_ERROR_NAMING(MassProperties::create(1.0, Q * Vec3(1, 1, 2.5).asDiagonal() * Q.transpose()),
+                      "triangle");
+  EXPECT_NO_THROW(MassProperties::create(1.0, Q * Vec3(1, 2, 2.5).asDiagonal() * Q.transpose()));
   EXPECT_ERROR_NAMING(uniformEllipsoid(1.0, {1, 0, 1}), "semi-axes");
   EXPECT_ERROR_NAMING(uniformBox(0.0, {1, 1, 1}), "mass");
 }
