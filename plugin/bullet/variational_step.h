@@ -270,9 +270,9 @@ class VariationalStep {
   void markDistantPairs();
   void wakeDistantPairs(Island& island, int id, int body, double elapsed);
   // Whether the bounding spheres of `body`, from its state now, and of its partner in `pair` may
-  // come within the holding reach before the end of the step: the partner flows from its state
-  // now where it is in the island, else from the start of the step (its free flight, as stage 3
-  // swept it).
+  // come within twice the contact margin before the end of the step: the partner flows from its
+  // state now where it is in the island, else from the start of the step (its free flight, as
+  // stage 3 swept it).
   bool mayMeet(int body, const CandidatePair& pair, bool partnerInIsland, double elapsed) const;
   // A body in no island (free flight so far) brought to the island's instant and made one of its
   // bodies, with its joint group.
