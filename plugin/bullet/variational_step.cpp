@@ -93,6 +93,7 @@ StepDiagnostics VariationalStep::run() {
   }
   const int bodyCount = static_cast<int>(m_bodies.size());
   m_eventsOf.assign(bodyCount, 0);
+  m_deviation.assign(bodyCount, 0.0);
   m_trial.resize(bodyCount);
   std::vector<int> all(bodyCount);
   std::iota(all.begin(), all.end(), 0);

@@ -70,6 +70,12 @@ struct StepBody {
   core::Vec3 loadAcceleration() const { return load.gravity + mass.inverseMass() * load.force; }
 };
 
+// Where a body's centre is and how it moves from an instant on (m, m/s, m/s²): its free LGVI flow
+// moves it exactly as x + s v + ½ s² a (Tran & Leok (5.9a), a force held over the step).
+struct CentreMotion {
+  core::Vec3 x, v, a;
+};
+
 // Where a body was when a pair's gap was found (a fixed object does not move).
 struct Pose {
   core::Vec3 x;
@@ -271,9 +277,12 @@ class VariationalStep {
   void wakeDistantPairs(Island& island, int id, int body, double elapsed);
   // Whether the bounding spheres of `body`, from its state now, and of its partner in `pair` may
   // come within twice the contact margin before the end of the step: the partner flows from its
-  // state now where it is in the island, else from the start of the step (its free flight, as
-  // stage 3 swept it).
+  // state now where it is in the island, else on its free flight from the start of the step,
+  // widened by how far its own island's run took it from there (m_deviation).
   bool mayMeet(int body, const CandidatePair& pair, bool partnerInIsland, double elapsed) const;
+  // Where a body's centre would be, and how it would move, at `elapsed` on the free flight stage 3
+  // swept.
+  CentreMotion freeFlightAt(int body, double elapsed) const;
   // A body in no island (free flight so far) brought to the island's instant and made one of its
   // bodies, with its joint group.
   void joinFreeFlier(Island& island, int id, int body, double elapsed);
@@ -686,6 +695,9 @@ class VariationalStep {
   std::vector<HeldContact> m_held;
   int m_nextPair = -1;          // the pair of the island's earliest impact (earliestImpact)
   std::vector<int> m_eventsOf;  // per step body: the step's events its pairs have had
+  // Per step body: how far its island's run has taken it, at most, from the free flight stage 3
+  // swept (m, over the whole step; world_distant_pairs.cpp). 0 until its run changes its motion.
+  std::vector<double> m_deviation;
   StepDiagnostics m_diagnostics;
   // StepDiagnostics::locationProbes and gapQueries, counted by the const queries.
   mutable int m_probes = 0;

@@ -22,15 +22,9 @@ namespace {
 // the holding reach (0.7 mm at 60 Hz) instead, twelve settling bins took a quarter more landings.
 const double kDistantMargin = 2.0 * gContactBreakingThreshold;
 
-// Where a body's centre is and how it moves from an instant on (m, m/s, m/s²): its free LGVI flow
-// moves it exactly as x + s v + ½ s² a (Tran & Leok (5.9a), a force held over the step).
-struct CentreMotion {
-  core::Vec3 x, v, a;
-};
-
-CentreMotion centreMotionOf(const core::MassProperties& mass, const core::BodyState& state,
-                            const core::Vec3& acceleration) {
-  return {state.x, mass.inverseMass() * state.gamma, acceleration};
+// A body's centre in `state`, moving under its loads.
+CentreMotion centreMotionOf(const StepBody& body, const core::BodyState& state) {
+  return {state.x, body.mass.inverseMass() * state.gamma, body.loadAcceleration()};
 }
 
 // The least distance between the two centres over the next `span` seconds (m, a lower bound): the
@@ -44,21 +38,27 @@ double leastCentreDistance(const CentreMotion& a, const CentreMotion& b, double 
 
 }  // namespace
 
+CentreMotion VariationalStep::freeFlightAt(int body, double elapsed) const {
+  CentreMotion motion = centreMotionOf(m_bodies[body], m_start[body]);
+  const double s = elapsed * m_timeStep;
+  motion.x += s * motion.v + 0.5 * s * s * motion.a;
+  motion.v += s * motion.a;
+  return motion;
+}
+
 bool VariationalStep::mayMeet(int body, const CandidatePair& pair, bool partnerInIsland,
                               double elapsed) const {
   const StepBody& a = m_bodies[body];
-  const CentreMotion motionA = centreMotionOf(a.mass, a.state, a.loadAcceleration());
-  const double span = (1.0 - elapsed) * m_timeStep;
   const int partner = pair.bodyA == body ? pair.bodyB : pair.bodyA;
   const StepBody& b = m_bodies[partner];
-  CentreMotion motionB =
-      centreMotionOf(b.mass, partnerInIsland ? b.state : m_start[partner], b.loadAcceleration());
-  if (!partnerInIsland) {  // its free flight from the start of the step, brought to `elapsed`
-    const double s = elapsed * m_timeStep;
-    motionB.x += s * motionB.v + 0.5 * s * s * motionB.a;
-    motionB.v += s * motionB.a;
-  }
-  return leastCentreDistance(motionA, motionB, span) <= a.reach + b.reach + kDistantMargin;
+  // Another island's body may have been struck in its own run, which tested its new path against
+  // this body's free flight only: its deviation from its free flight widens the test, so that two
+  // bodies both struck away from their free flights are not missed by both runs.
+  const CentreMotion motionB =
+      partnerInIsland ? centreMotionOf(b, b.state) : freeFlightAt(partner, elapsed);
+  const double deviation = partnerInIsland ? 0.0 : m_deviation[partner];
+  return leastCentreDistance(centreMotionOf(a, a.state), motionB, (1.0 - elapsed) * m_timeStep) <=
+         a.reach + b.reach + kDistantMargin + deviation;
 }
 
 void VariationalStep::markDistantPairs() {
@@ -74,6 +74,14 @@ void VariationalStep::markDistantPairs() {
 }
 
 void VariationalStep::wakeDistantPairs(Island& island, int id, int body, double elapsed) {
+  // How far its new motion takes it from its free flight over the rest of the step, at most (the
+  // loads move both alike): kept as the largest over its changes, it bounds its path's distance
+  // from its free flight over the whole step.
+  const CentreMotion now = centreMotionOf(m_bodies[body], m_bodies[body].state);
+  const CentreMotion free = freeFlightAt(body, elapsed);
+  m_deviation[body] =
+      std::max(m_deviation[body],
+               (now.x - free.x).norm() + (now.v - free.v).norm() * (1.0 - elapsed) * m_timeStep);
   for (const int p : m_pairsOf[body]) {
     CandidatePair& pair = m_pairs[p];
     if (!pair.distant) continue;

@@ -75,6 +75,7 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
       m_tracks[p].startGapPending = true;
     }
     m_eventsOf[body] = 0;
+    m_deviation[body] = 0;
     m_islandOf[body] = -1;
     m_slot[body] = -1;
   }

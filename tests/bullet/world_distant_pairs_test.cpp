@@ -83,6 +83,40 @@ TEST(DistantPairs, AStruckBallWakesItsDistantPartnersIsland) {
   EXPECT_NEAR(d->getLinearVelocity().length(), 0.0, 1e-9);
 }
 
+// A and B at rest, 8.3 cm apart along the x–y diagonal (a distant pair), each struck at 14 m/s by a
+// ball of its own island, upwards and towards the other: their new paths meet 13.6 ms into the
+// step, while neither comes within 4 cm of where the other would have stayed. Each run tests its
+// struck ball against the other's free flight, widened by how far the other's own run has taken
+// it: the second run links the two islands, and the rerun finds the meeting. Tested against free
+// flights alone, A and B ended the step 2 cm into each other.
+TEST(DistantPairs, TwoBallsStruckInTheirOwnIslandsMeetWithinTheStep) {
+  Scene scene(elastic());
+  scene.world().setGravity(btVector3(0, 0, 0));
+  constexpr double kSpeed = 14.0, kGap = 0.01;
+  const btVector3 upA = btVector3(0.05, 0.05, 0.3).normalized();
+  const btVector3 upB = btVector3(-0.05, -0.05, 0.3).normalized();
+  const btVector3 atA(0, 0, 0), atB(0.2, 0.2, 0);
+  btRigidBody* a = addBall(scene, atA, btVector3(0, 0, 0));
+  btRigidBody* b = addBall(scene, atB, btVector3(0, 0, 0));
+  addBall(scene, atA - (0.2 + kGap) * upA, kSpeed * upA);
+  addBall(scene, atB - (0.2 + kGap) * upB, kSpeed * upB);
+  const double e0 = test::totalEnergy(scene.world());
+  scene.world().stepSimulation(kH, 1, kH);
+  EXPECT_EQ(scene.world().getLastStepDiagnostics().islandsJoined, 1);
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_EQ(events.size(), 3u);
+  // The strikes at kGap / kSpeed, then A and B once their centres are 0.2 m apart.
+  const double strike = kGap / kSpeed;
+  const double closing = kSpeed * (upA - upB).dot((atB - atA).normalized());  // m/s
+  const double meeting = strike + ((atB - atA).length() - 0.2) / closing;
+  EXPECT_NEAR(events[2].time, meeting, 1e-9);
+  // Equal elastic balls, struck along the line of centres: they exchange its components.
+  EXPECT_NEAR((a->getLinearVelocity() - kSpeed * upB).length(), 0.0, 1e-9);
+  EXPECT_NEAR((b->getLinearVelocity() - kSpeed * upA).length(), 0.0, 1e-9);
+  EXPECT_GE((b->getCenterOfMassPosition() - a->getCenterOfMassPosition()).length(), 0.2 - 1e-9);
+  EXPECT_NEAR(test::totalEnergy(scene.world()), e0, 1e-12 * e0);
+}
+
 // A ball at rest on the ground while another flies past at 20 m/s, 5.5 cm beyond touching at its
 // nearest (their AABBs overlap): joined, the fast pair would make the island's run search the
 // step for impacts; apart, the ball on the ground is an island at rest, held once, and the flier
