@@ -272,14 +272,15 @@ class VariationalStep {
   // bodies' free flight, and a struck body may now reach a body beyond its swept AABB.
   void findNewPartners(Island& island, int id, const std::vector<int>& moved, double elapsed);
   // Distant pairs (world_distant_pairs.cpp): stage 3 marks them before findIslands; a moved
-  // body's distant pairs whose spheres may now meet wake (pairs of the island, or links).
+  // body's deviation is recorded, and its distant pairs whose spheres may now meet wake (pairs of
+  // the island, or links).
   void markDistantPairs();
   void wakeDistantPairs(Island& island, int id, int body, double elapsed);
-  // Whether the bounding spheres of `body`, from its state now, and of its partner in `pair` may
-  // come within twice the contact margin before the end of the step: the partner flows from its
-  // state now where it is in the island, else on its free flight from the start of the step,
-  // widened by how far its own island's run took it from there (m_deviation).
-  bool mayMeet(int body, const CandidatePair& pair, bool partnerInIsland, double elapsed) const;
+  // Whether the bounding spheres of `body`, from its state now, and of `partner` may come within
+  // twice the contact margin before the end of the step: the partner flows from its state now where
+  // it is in the island, else on its free flight from the start of the step, widened by how far its
+  // own island's run took it from there (m_deviation).
+  bool mayMeet(int body, int partner, bool partnerInIsland, double elapsed) const;
   // Where a body's centre would be, and how it would move, at `elapsed` on the free flight stage 3
   // swept.
   CentreMotion freeFlightAt(int body, double elapsed) const;

@@ -18,8 +18,7 @@ namespace {
 
 // How near two bodies' bounding spheres may come (m) before their pair counts: the contact margin
 // by which stage 3 widens each swept AABB (gContactBreakingThreshold, 0.02 m), for both bodies, so
-// that a pair is distant only where spheres in place of the AABBs would not have paired it. With
-// the holding reach (0.7 mm at 60 Hz) instead, twelve settling bins took a quarter more landings.
+// that a pair is distant only where spheres in place of the AABBs would not have paired it.
 const double kDistantMargin = 2.0 * gContactBreakingThreshold;
 
 // A body's centre in `state`, moving under its loads.
@@ -46,10 +45,8 @@ CentreMotion VariationalStep::freeFlightAt(int body, double elapsed) const {
   return motion;
 }
 
-bool VariationalStep::mayMeet(int body, const CandidatePair& pair, bool partnerInIsland,
-                              double elapsed) const {
+bool VariationalStep::mayMeet(int body, int partner, bool partnerInIsland, double elapsed) const {
   const StepBody& a = m_bodies[body];
-  const int partner = pair.bodyA == body ? pair.bodyB : pair.bodyA;
   const StepBody& b = m_bodies[partner];
   // Another island's body may have been struck in its own run, which tested its new path against
   // this body's free flight only: its deviation from its free flight widens the test, so that two
@@ -69,7 +66,7 @@ void VariationalStep::markDistantPairs() {
         jointed(pair.bodyB)) {
       continue;
     }
-    pair.distant = !mayMeet(pair.bodyA, pair, true, 0.0);
+    pair.distant = !mayMeet(pair.bodyA, pair.bodyB, true, 0.0);
   }
 }
 
@@ -87,7 +84,7 @@ void VariationalStep::wakeDistantPairs(Island& island, int id, int body, double 
     if (!pair.distant) continue;
     const int partner = pair.bodyA == body ? pair.bodyB : pair.bodyA;
     const int partnerIsland = m_islandOf[partner];
-    if (!mayMeet(body, pair, partnerIsland == id, elapsed)) continue;
+    if (!mayMeet(body, partner, partnerIsland == id, elapsed)) continue;
     if (partnerIsland >= 0 && partnerIsland != id) {  // on its own time: both run again
       m_links.emplace_back(id, partnerIsland);
       continue;

@@ -188,7 +188,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     resting = std::move(unsettled);
   }
   settleEarlierHolds(id, remaining);
-  if (resting.empty()) return;
+  if (resting.empty()) return;  // each pair in `resting` holds a contact or more
   std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island);
   std::vector<core::contact::PersistentContact> contacts;
   std::vector<HeldContact> held;
@@ -224,7 +224,6 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     // A held pair closes by round-off and by the LCP's tolerance only.
     markTouching(pairResting.p, pairResting.distance, pairResting.touching);
   }
-  if (contacts.empty()) return;
 
   // Inside the step both solves below start from a pile held before (persistent_settings.h).
   const core::contact::PersistentContactSettings settings =
