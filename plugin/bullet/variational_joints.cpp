@@ -170,6 +170,8 @@ void requireVariationalJoint(btTypedConstraint& joint, const std::string& where)
 
 StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>& bodies,
                         const std::vector<core::MassProperties>& masses, double timeStep) {
+  StepJoints out{{}, std::vector<int>(bodies.size(), -1)};
+  if (world.getNumConstraints() == 0) return out;  // no body map to build
   std::unordered_map<const btRigidBody*, int> indexOf;
   for (std::size_t i = 0; i < bodies.size(); ++i)
     indexOf[bodies[i]] = static_cast<int>(i);
@@ -189,7 +191,6 @@ StepJoints stepJointsOf(btDynamicsWorld& world, const std::vector<btRigidBody*>&
     if (joint.a.body != core::joints::kWorld && joint.b.body != core::joints::kWorld)
       joined.join(joint.a.body, joint.b.body);
   }
-  StepJoints out{{}, std::vector<int>(bodies.size(), -1)};
   if (joints.empty()) return out;
   std::vector<std::vector<JointDrive>> drivesOf;
   std::vector<int> groupOfRoot(bodies.size(), -1);

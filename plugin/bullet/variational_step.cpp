@@ -62,8 +62,53 @@ bool listedAt(const std::vector<PairContact>& contacts, const core::Vec3& point)
 
 }  // namespace
 
-VariationalStep::VariationalStep(DynamicsWorld& world, double timeStep)
-    : m_world(world), m_timeStep(timeStep) {}
+namespace detail {
+
+void VariationalStepMemory::clear() {
+  bodies.clear();
+  start.clear();
+  trial.clear();
+  slot.clear();
+  islandOf.clear();
+  indexOf.clear();
+  eventsOf.clear();
+  pairs.clear();
+  tracks.clear();
+  stale.clear();
+  searched.clear();
+  for (std::vector<int>& list : pairsOf)
+    list.clear();
+  deviation.clear();
+  for (carom::Island& island : islands) {
+    island.bodies.clear();
+    island.pairs.clear();
+  }
+}
+
+}  // namespace detail
+
+VariationalStep::VariationalStep(DynamicsWorld& world, double timeStep,
+                                 detail::VariationalStepMemory& memory)
+    : m_world(world),
+      m_timeStep(timeStep),
+      m_bodies(memory.bodies),
+      m_contactWorkspace(memory.contactWorkspace),
+      m_start(memory.start),
+      m_trial(memory.trial),
+      m_slot(memory.slot),
+      m_islandOf(memory.islandOf),
+      m_indexOf(memory.indexOf),
+      m_pairs(memory.pairs),
+      m_tracks(memory.tracks),
+      m_stale(memory.stale),
+      m_searched(memory.searched),
+      m_pairsOf(memory.pairsOf),
+      m_eventsOf(memory.eventsOf),
+      m_deviation(memory.deviation),
+      m_startOfStep(memory.startOfStep),
+      m_islands(memory.islands) {
+  memory.clear();
+}
 
 StepDiagnostics VariationalStep::run() {
   // A joint the step cannot hold is refused before any body changes.
@@ -75,6 +120,8 @@ StepDiagnostics VariationalStep::run() {
   {
     std::vector<btRigidBody*> rigidBodies;
     std::vector<core::MassProperties> masses;
+    rigidBodies.reserve(m_bodies.size());
+    masses.reserve(m_bodies.size());
     for (const StepBody& body : m_bodies) {
       rigidBodies.push_back(body.rigidBody);
       masses.push_back(body.mass);
@@ -106,13 +153,19 @@ StepDiagnostics VariationalStep::run() {
       });
   findCandidatePairs();
   markDistantPairs();
-  std::vector<Island> islands = findIslands();
+  std::vector<Island>& islands = m_islands;
+  findIslands(islands);
   std::vector<int> fliers;  // a body in no pair flies free
   for (int body = 0; body < bodyCount; ++body) {
     if (m_slot[body] < 0) fliers.push_back(body);
   }
   takeTrials(fliers);
-  m_startOfStep = {islands, m_pairs, m_searched, m_trial, m_jointsTrial};
+  // Assigned list by list, which reuses the lists' memory (a new StartOfStep would not).
+  m_startOfStep.islands = islands;
+  m_startOfStep.pairs = m_pairs;
+  m_startOfStep.searched = m_searched;
+  m_startOfStep.trial = m_trial;
+  m_startOfStep.jointsTrial = m_jointsTrial;
   for (std::size_t id = 0; id < islands.size(); ++id)
     runAndCount(islands, static_cast<int>(id));
   rerunLinkedIslands(islands);
@@ -617,7 +670,7 @@ bool VariationalStep::facesAway(const CandidatePair& pair) const {
   return faceNormalOf(triangle, geometry.frame[mesh]).dot(inside - corner) < 0;
 }
 
-std::vector<Island> VariationalStep::findIslands() {
+void VariationalStep::findIslands(std::vector<Island>& islands) {
   DisjointSets joined(m_bodies.size());  // step bodies joined by pairs of two step bodies
   for (const CandidatePair& pair : m_pairs) {
     if (pair.bodyA != kFixed && pair.bodyB != kFixed && !pair.distant)
@@ -627,18 +680,19 @@ std::vector<Island> VariationalStep::findIslands() {
     for (const int body : group.bodies)
       joined.join(body, group.bodies.front());
   }
-  std::vector<Island> islands;
+  std::size_t count = 0;  // islands found: `islands` keeps its lists' memory from the last step
   std::vector<int> islandOf(m_bodies.size(), -1);  // by root
   for (std::size_t p = 0; p < m_pairs.size(); ++p) {
     const CandidatePair& pair = m_pairs[p];
     if (pair.distant) continue;
     const int r = joined.root(pair.bodyA != kFixed ? pair.bodyA : pair.bodyB);
     if (islandOf[r] < 0) {
-      islandOf[r] = static_cast<int>(islands.size());
-      islands.emplace_back();
+      islandOf[r] = static_cast<int>(count++);
+      if (islands.size() < count) islands.emplace_back();
     }
     islands[islandOf[r]].pairs.push_back(static_cast<int>(p));
   }
+  islands.resize(count);
   m_slot.assign(m_bodies.size(), -1);
   m_islandOf.assign(m_bodies.size(), -1);
   for (std::size_t i = 0; i < m_bodies.size(); ++i) {
@@ -648,7 +702,6 @@ std::vector<Island> VariationalStep::findIslands() {
     m_slot[i] = static_cast<int>(islands[island].bodies.size());
     islands[island].bodies.push_back(static_cast<int>(i));
   }
-  return islands;
 }
 
 btTransform VariationalStep::poseAt(const btCollisionObject& object, const core::BodyState* state,

@@ -195,9 +195,45 @@ struct PairTrack {
   int quietings = 0;      // in this step
 };
 
+// What an island's run changes outside its own held contacts, kept so that the run can be
+// discarded (world_island_rerun.cpp).
+// Stage 3's tracks need no copy: each was then a PairTrack whose start gap is pending (addPair);
+// nor its bodies' pair lists, which the runs only append to.
+struct StartOfStep {
+  std::vector<Island> islands;  // as findIslands made them, before any body joined one
+  std::vector<CandidatePair> pairs;
+  std::vector<std::pair<btVector3, btVector3>> searched;
+  std::vector<core::BodyState> trial;
+  std::vector<detail::JointImpulses> jointsTrial;  // per joint group, as m_jointsTrial
+};
+
+namespace detail {
+// The per-step lists of a variational step, kept by its world from step to step: each step fills
+// them afresh (clear() empties them first), and made anew they cost about 1,000 allocations a step
+// for 100 balls. Lists of lists keep their inner lists' memory too. Nothing in them carries from
+// one step into the next.
+struct VariationalStepMemory {
+  void clear();
+
+  std::vector<StepBody> bodies;
+  std::vector<core::BodyState> start, trial;
+  std::vector<int> slot, islandOf, indexOf, eventsOf;
+  std::vector<CandidatePair> pairs;
+  std::vector<PairTrack> tracks;
+  std::vector<bool> stale;
+  std::vector<std::pair<btVector3, btVector3>> searched;
+  std::vector<std::vector<int>> pairsOf;
+  std::vector<double> deviation;
+  std::vector<carom::Island> islands;  // the step's islands (VariationalStep::run)
+  StartOfStep startOfStep;
+  core::contact::PersistentContactWorkspace contactWorkspace;
+};
+}  // namespace detail
+
 class VariationalStep {
  public:
-  VariationalStep(DynamicsWorld& world, double timeStep);
+  // `memory` lends the step its lists (emptied here) for as long as it lives.
+  VariationalStep(DynamicsWorld& world, double timeStep, detail::VariationalStepMemory& memory);
   // Runs stages 1–6 and writes the bodies back. Throws carom::Error before changing any body for
   // a body without finite inertia; when a rotation solve or an impact-time search fails it throws
   // before the write-back (the bodies keep their poses; damping has been applied).
@@ -219,17 +255,6 @@ class VariationalStep {
     }
   };
 
-  // What an island's run changes outside its own held contacts, kept so that the run can be
-  // discarded (world_island_rerun.cpp).
-  // Stage 3's tracks need no copy: each was then a PairTrack whose start gap is pending (addPair);
-  // nor its bodies' pair lists, which the runs only append to.
-  struct StartOfStep {
-    std::vector<Island> islands;  // as findIslands made them, before any body joined one
-    std::vector<CandidatePair> pairs;
-    std::vector<std::pair<btVector3, btVector3>> searched;
-    std::vector<core::BodyState> trial;
-    std::vector<detail::JointImpulses> jointsTrial;  // per joint group, as m_jointsTrial
-  };
   // What an island's run added to the step's diagnostics.
   struct IslandCounts {
     int impacts = 0, persistentContacts = 0, restingIslands = 0;
@@ -400,7 +425,7 @@ class VariationalStep {
   // interiorPointOf now (CandidatePair::reversed); false for a pair without one.
   bool facesAway(const CandidatePair& pair) const;
   int stepIndexOf(const btCollisionObject* object) const;  // kFixed for one that is not
-  std::vector<Island> findIslands();                       // and m_slot
+  void findIslands(std::vector<Island>& islands);          // and m_slot
   // Whether nothing in the island can strike within the step (world_resting_island.cpp): every
   // pair its free flight closes (trial poses closer than touching) closes at most at its resting
   // speed (closesAtRestingSpeed). Marks the island's closing pairs (PairTrack::closing) and those
@@ -648,13 +673,13 @@ class VariationalStep {
   // The instant (a fraction of the step) the step bodies' states are at: the island's being run,
   // or the end of the step.
   double m_now = 0;
-  std::vector<StepBody> m_bodies;
+  std::vector<StepBody>& m_bodies;
   // The step bodies' joint groups (variational_joints.h), flowed together.
   detail::StepJoints m_joints;
   // Per joint group, its last kGroupProbesKept probes' flows (probeBody), oldest first.
   mutable std::vector<std::vector<GroupProbe>> m_groupProbes;
   // The memory of the step's contact solves (solveHeldContacts), one at a time.
-  mutable core::contact::PersistentContactWorkspace m_contactWorkspace;
+  core::contact::PersistentContactWorkspace& m_contactWorkspace;
   // Per joint group, the impulses its joints gave (detail::JointImpulse) since the step's start
   // along the flows, strikes and kicks that led to its bodies' states: the motors' kicks (at
   // m_start), the states now (m_bodies), the trial states (m_trial). A flow taken back (a probe, a
@@ -668,19 +693,19 @@ class VariationalStep {
   // Such a vertex is held as a speculative contact, free to close its gap over the rest of the
   // step.
   double m_holdingReach = kContactTolerance;
-  std::vector<core::BodyState> m_start;  // per step body: its state at the start of the step
-  std::vector<core::BodyState> m_trial;  // per step body: its trial pose (stage 2)
-  std::vector<int> m_slot;      // per step body: its place in its island's body list, or −1
-  std::vector<int> m_islandOf;  // per step body: its island, or −1
+  std::vector<core::BodyState>& m_start;  // per step body: its state at the start of the step
+  std::vector<core::BodyState>& m_trial;  // per step body: its trial pose (stage 2)
+  std::vector<int>& m_slot;      // per step body: its place in its island's body list, or −1
+  std::vector<int>& m_islandOf;  // per step body: its island, or −1
   // Step bodies by their objects' place in the world's collision object array, kFixed where none.
-  std::vector<int> m_indexOf;
-  std::vector<CandidatePair> m_pairs;
-  std::vector<PairTrack> m_tracks;  // per pair
-  std::vector<bool> m_stale;        // per step body: struck or held since its trial was flowed
+  std::vector<int>& m_indexOf;
+  std::vector<CandidatePair>& m_pairs;
+  std::vector<PairTrack>& m_tracks;  // per pair
+  std::vector<bool>& m_stale;        // per step body: struck or held since its trial was flowed
   // Per step body: a box the broadphase has been searched over for its partners (stage 3's swept
   // AABB, then the last box findNewPartners searched): a body moved within it has no new partner.
-  std::vector<std::pair<btVector3, btVector3>> m_searched;
-  std::vector<std::vector<int>> m_pairsOf;  // per step body: its candidate pairs
+  std::vector<std::pair<btVector3, btVector3>>& m_searched;
+  std::vector<std::vector<int>>& m_pairsOf;  // per step body: its candidate pairs
   // The triangles of meshes and heightfields paired in the step (childrenToPair), by mesh shape
   // and triangle number: a pair's child shape there (geometryAt).
   // A triangle is kept as the mesh winds it and reversed, as pairs face it
@@ -694,16 +719,17 @@ class VariationalStep {
   // The boxes that meet triangles, each as sharpBox makes it, made when a query first needs it.
   mutable std::map<const btBoxShape*, std::unique_ptr<btBoxShape>> m_sharpBoxes;
   std::vector<HeldContact> m_held;
-  int m_nextPair = -1;          // the pair of the island's earliest impact (earliestImpact)
-  std::vector<int> m_eventsOf;  // per step body: the step's events its pairs have had
+  int m_nextPair = -1;           // the pair of the island's earliest impact (earliestImpact)
+  std::vector<int>& m_eventsOf;  // per step body: the step's events its pairs have had
   // Per step body: how far its island's run has taken it, at most, from the free flight stage 3
   // swept (m, over the whole step; world_distant_pairs.cpp). 0 until its run changes its motion.
-  std::vector<double> m_deviation;
+  std::vector<double>& m_deviation;
   StepDiagnostics m_diagnostics;
   // StepDiagnostics::locationProbes and gapQueries, counted by the const queries.
   mutable int m_probes = 0;
   mutable int m_gapQueries = 0;
-  StartOfStep m_startOfStep;
+  StartOfStep& m_startOfStep;
+  std::vector<Island>& m_islands;  // the step's, as findIslands made them and runs joined them
   // Islands whose runs reached each other's bodies within the step (findNewPartners).
   std::vector<std::pair<int, int>> m_links;
   int m_running = -1;  // the island being run

@@ -33,6 +33,8 @@ DynamicsWorld::DynamicsWorld(btDispatcher* dispatcher, btBroadphaseInterface* br
       btDiscreteDynamicsWorld(dispatcher, broadphase, m_impactSolver.get(), collisionConfiguration),
       m_config(config) {}
 
+DynamicsWorld::~DynamicsWorld() = default;
+
 void DynamicsWorld::addConstraint(btTypedConstraint* constraint,
                                   bool disableCollisionsBetweenLinkedBodies) {
   if (constraint == nullptr) throw Error("addConstraint: constraint is null");
@@ -92,7 +94,8 @@ void DynamicsWorld::recordImpact(const ImpactEvent& event) {
 void DynamicsWorld::variationalSingleStep(double timeStep) {
   if (m_internalPreTickCallback) m_internalPreTickCallback(this, timeStep);
   if (!m_unchecked.empty()) refuseDeepOverlaps(timeStep);
-  m_lastStep = VariationalStep(*this, timeStep).run();
+  if (!m_stepMemory) m_stepMemory = std::make_unique<detail::VariationalStepMemory>();
+  m_lastStep = VariationalStep(*this, timeStep, *m_stepMemory).run();
   btCollisionWorld::performDiscreteCollisionDetection();
   calculateSimulationIslands();
   // Bullet's islands put to sleep where every body wants to sleep, and woken where one is awake:

@@ -28,6 +28,7 @@ using detail::toEigen;
 // fixed object (immovable, with its own velocity) for each contact side that touches one.
 std::vector<core::impact::ContactBody> VariationalStep::lcpBodiesOf(const Island& island) const {
   std::vector<core::impact::ContactBody> bodies;
+  bodies.reserve(island.bodies.size());
   for (const int body : island.bodies)
     bodies.push_back(contactBodyOf(body, m_bodies[body].rigidBody));
   return bodies;

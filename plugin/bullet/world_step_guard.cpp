@@ -39,6 +39,7 @@ DynamicsWorld::StepSnapshot DynamicsWorld::snapshot() const {
                         m_warmStart,
                         m_lastStep,
                         m_impactSolver ? std::make_unique<ImpactSolver>(*m_impactSolver) : nullptr};
+  snapshot.bodies.reserve(static_cast<std::size_t>(getNumCollisionObjects()));
   for (int i = 0; i < getNumCollisionObjects(); ++i) {
     btRigidBody* body = btRigidBody::upcast(getCollisionObjectArray()[i]);
     if (body == nullptr) continue;

@@ -89,6 +89,8 @@ class PairError : public Error {
 };
 
 namespace detail {
+struct VariationalStepMemory;
+
 /// The constraint solver of a carom::DynamicsWorld, built before its btDiscreteDynamicsWorld base
 /// that needs it (base-from-member): carom::ImpactSolver in lcp mode, none otherwise (the base
 /// class then creates and owns Bullet's stock sequential-impulse solver).
@@ -104,6 +106,7 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
   /// with carom::ImpactSolver (Bullet integrates), `variational` with carom's own step.
   DynamicsWorld(btDispatcher* dispatcher, btBroadphaseInterface* broadphase,
                 btCollisionConfiguration* collisionConfiguration, const Config& config = Config());
+  ~DynamicsWorld() override;
 
   const Config& getConfig() const { return m_config; }
   SolverKind getSolverKind() const { return m_config.solver.kind; }
@@ -217,6 +220,8 @@ class DynamicsWorld : private detail::WorldSolver, public btDiscreteDynamicsWorl
   std::vector<ImpactEvent> m_impactEvents;
   StepDiagnostics m_lastStep;
   double m_simulatedTime = 0;  ///< sum of the internal steps taken (s)
+  /// Variational mode: the step's lists, kept for the next step's reuse (variational_step.h).
+  std::unique_ptr<detail::VariationalStepMemory> m_stepMemory;
 };
 
 }  // namespace carom
