@@ -16,4 +16,13 @@ inline bool aabbContains(const btVector3& outerMin, const btVector3& outerMax,
   return true;
 }
 
+// Whether the boxes [minA, maxA] and [minB, maxB] overlap, faces touching counted.
+inline bool aabbOverlap(const btVector3& minA, const btVector3& maxA, const btVector3& minB,
+                        const btVector3& maxB) {
+  for (int axis = 0; axis < 3; ++axis) {
+    if (maxA[axis] < minB[axis] || maxB[axis] < minA[axis]) return false;
+  }
+  return true;
+}
+
 }  // namespace carom

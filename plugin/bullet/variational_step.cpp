@@ -76,6 +76,8 @@ void VariationalStepMemory::clear() {
   tracks.clear();
   stale.clear();
   searched.clear();
+  reached.clear();
+  grown.clear();
   for (std::vector<int>& list : pairsOf)
     list.clear();
   deviation.clear();
@@ -102,6 +104,8 @@ VariationalStep::VariationalStep(DynamicsWorld& world, double timeStep,
       m_tracks(memory.tracks),
       m_stale(memory.stale),
       m_searched(memory.searched),
+      m_reached(memory.reached),
+      m_grown(memory.grown),
       m_pairsOf(memory.pairsOf),
       m_eventsOf(memory.eventsOf),
       m_deviation(memory.deviation),
@@ -548,6 +552,7 @@ void VariationalStep::findCandidatePairs() {
     const btBroadphaseProxy* proxy = body.rigidBody->getBroadphaseHandle();
     m_searched.emplace_back(proxy->m_aabbMin, proxy->m_aabbMax);
   }
+  m_reached = m_searched;
   btOverlappingPairCache* cache = m_world.getBroadphase()->getOverlappingPairCache();
   // Each body's pair list sized by its overlaps first, rather than grown by doubling as addPair
   // appends (a compound's children may add more).

@@ -221,7 +221,8 @@ struct VariationalStepMemory {
   std::vector<CandidatePair> pairs;
   std::vector<PairTrack> tracks;
   std::vector<bool> stale;
-  std::vector<std::pair<btVector3, btVector3>> searched;
+  std::vector<std::pair<btVector3, btVector3>> searched, reached;
+  std::vector<int> grown;
   std::vector<std::vector<int>> pairsOf;
   std::vector<double> deviation;
   std::vector<carom::Island> islands;  // the step's islands (VariationalStep::run)
@@ -705,6 +706,12 @@ class VariationalStep {
   // Per step body: a box the broadphase has been searched over for its partners (stage 3's swept
   // AABB, then the last box findNewPartners searched): a body moved within it has no new partner.
   std::vector<std::pair<btVector3, btVector3>>& m_searched;
+  // Per step body: the box that bounds every box searched for it (stage 3's, then
+  // findNewPartners'), which bounds its path so far in the step. The broadphase holds only
+  // stage 3's boxes: a body another island's run has taken beyond them is found by this one.
+  std::vector<std::pair<btVector3, btVector3>>& m_reached;
+  // The step bodies whose m_reached a run has grown beyond stage 3's box, in the order they grew.
+  std::vector<int>& m_grown;
   std::vector<std::vector<int>>& m_pairsOf;  // per step body: its candidate pairs
   // The triangles of meshes and heightfields paired in the step (childrenToPair), by mesh shape
   // and triangle number: a pair's child shape there (geometryAt).

@@ -64,6 +64,7 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
     }
     m_stale[body] = false;
     m_searched[body] = m_startOfStep.searched[body];
+    m_reached[body] = m_startOfStep.searched[body];
     std::vector<int>& pairs = m_pairsOf[body];  // less the pairs its run found, appended
     const int found = static_cast<int>(m_startOfStep.pairs.size());
     pairs.erase(std::remove_if(pairs.begin(), pairs.end(), [&](int p) { return p >= found; }),
@@ -79,6 +80,10 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
     m_islandOf[body] = -1;
     m_slot[body] = -1;
   }
+  // Its bodies' paths are taken back with it (each body of a run is in its island until here).
+  m_grown.erase(std::remove_if(m_grown.begin(), m_grown.end(),
+                               [this](int body) { return m_islandOf[body] < 0; }),
+                m_grown.end());
   for (const int p : start.pairs) {
     m_pairs[p] = m_startOfStep.pairs[p];
     m_tracks[p] = PairTrack{};

@@ -67,14 +67,17 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
     max += pad;
     searchedMin = min;
     searchedMax = max;
-    Overlaps overlaps;
-    broadphase->aabbTest(min, max, overlaps);
-    for (btBroadphaseProxy* proxy : overlaps.found) {
+    auto& [reachedMin, reachedMax] = m_reached[body];
+    const auto& [startMin, startMax] = m_startOfStep.searched[body];
+    if (reachedMin == startMin && reachedMax == startMax) m_grown.push_back(body);
+    reachedMin.setMin(min);
+    reachedMax.setMax(max);
+    const auto meet = [&](btBroadphaseProxy* proxy) {
       const auto* other = static_cast<const btCollisionObject*>(proxy->m_clientObject);
-      if (other == object) continue;
+      if (other == object) return;
       if (!broadphase->getOverlappingPairCache()->needsBroadphaseCollision(
               object->getBroadphaseHandle(), proxy)) {
-        continue;
+        return;
       }
       const int partner = stepIndexOf(other);
       const std::vector<int>& known = m_pairsOf[body];
@@ -82,11 +85,11 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
         return m_pairs[p].a == other || m_pairs[p].b == other;
       });
       // A mesh's triangles are paired one by one: the body may have reached new ones.
-      if (paired && !isTriangleMesh(*other->getCollisionShape())) continue;
+      if (paired && !isTriangleMesh(*other->getCollisionShape())) return;
       if (partner != kFixed && m_islandOf[partner] != id) {
         if (m_islandOf[partner] >= 0) {  // another island's, on its own time: both run again
           m_links.emplace_back(id, m_islandOf[partner]);
-          continue;
+          return;
         }
         joinFreeFlier(island, id, partner, elapsed);
       }
@@ -94,6 +97,18 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
       addPair(object, other);
       for (int p = first; p < static_cast<int>(m_pairs.size()); ++p)
         island.pairs.push_back(p);
+    };
+    Overlaps overlaps;
+    broadphase->aabbTest(min, max, overlaps);
+    for (btBroadphaseProxy* proxy : overlaps.found)
+      meet(proxy);
+    // The bodies that runs have taken beyond their boxes in the broadphase, where the search above
+    // cannot see them: two bodies struck towards each other in two islands, each path beyond the
+    // other's stage-3 box, met nowhere else.
+    for (const int other : m_grown) {
+      const auto& [otherMin, otherMax] = m_reached[other];
+      if (other != body && aabbOverlap(min, max, otherMin, otherMax))
+        meet(m_bodies[other].rigidBody->getBroadphaseHandle());
     }
   }
 }

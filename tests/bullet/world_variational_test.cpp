@@ -186,6 +186,45 @@ TEST(DynamicsWorldVariational, ImpactJoinsTheIslandOfABodyItReachesWithinTheStep
   EXPECT_NEAR(balls[3]->getCenterOfMassPosition().x(), 0.8905 + 20 * kH - 0.2905, 1e-9);
 }
 
+// Two balls at rest 1 m apart, each struck at 25 m/s by a ball ten times heavier in an island of
+// its own, upwards and towards the other at 45 degrees: they leave at 45.5 m/s and meet 12.4 ms
+// later, above the middle. Neither path comes near the box stage 3 swept for the other ball (it
+// stood still) nor for the other's striker, so the broadphase finds nothing; the second run finds
+// the first run's path (m_reached), the islands run again as one, and the balls exchange their
+// velocities along the line of centres (x). Searched against the broadphase alone, the balls ended
+// the step 5.7 cm apart, through each other.
+TEST(DynamicsWorldVariational, BallsStruckTowardsEachOtherInTwoIslandsMeet) {
+  test::Scene<DynamicsWorld> scene(variational());
+  scene.world().setGravity(btVector3(0, 0, 0));
+  constexpr double kSpeed = 25.0, kGap = 0.05, kHeavy = 10.0;
+  const btVector3 upA = btVector3(1, 0, 1).normalized(), upB = btVector3(-1, 0, 1).normalized();
+  const btVector3 atA(0, 0, 0), atB(1.0, 0, 0);
+  btRigidBody* a = scene.add(new btSphereShape(0.1), 1.0, atA, btVector3(0, 0, 0));
+  btRigidBody* b = scene.add(new btSphereShape(0.1), 1.0, atB, btVector3(0, 0, 0));
+  btRigidBody* c =
+      scene.add(new btSphereShape(0.1), kHeavy, atA - (0.2 + kGap) * upA, kSpeed * upA);
+  btRigidBody* d =
+      scene.add(new btSphereShape(0.1), kHeavy, atB - (0.2 + kGap) * upB, kSpeed * upB);
+  for (btRigidBody* body : {a, b, c, d})
+    scene.world().setMaterial(body, "test");
+  const double e0 = test::totalEnergy(scene.world());
+  scene.world().stepSimulation(kH, 1, kH);
+  EXPECT_EQ(scene.world().getLastStepDiagnostics().islandsJoined, 1);
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_EQ(events.size(), 3u);
+  // Elastic, head on: the struck ball leaves at 2 m_C / (m_C + m_A) times the striker's speed.
+  const double strike = kGap / kSpeed, leaving = 2 * kHeavy / (kHeavy + 1) * kSpeed;
+  const double closing = 2 * leaving * upA.x();  // along x, the line of centres when they meet
+  EXPECT_NEAR(events[2].time, strike + ((atB - atA).length() - 0.2) / closing, 1e-9);
+  EXPECT_NEAR((a->getLinearVelocity() - leaving * btVector3(-upA.x(), 0, upA.z())).length(), 0.0,
+              1e-9);
+  EXPECT_NEAR((b->getLinearVelocity() - leaving * upA).length(), 0.0, 1e-9);
+  EXPECT_NEAR((c->getLinearVelocity() - (kHeavy - 1) / (kHeavy + 1) * kSpeed * upA).length(), 0.0,
+              1e-9);
+  EXPECT_GE((b->getCenterOfMassPosition() - a->getCenterOfMassPosition()).length(), 0.2 - 1e-9);
+  EXPECT_NEAR(test::totalEnergy(scene.world()), e0, 1e-12 * e0);
+}
+
 // Islands run one after the other, each through its own step; their impacts reach the events list
 // and the callback in the order they happened. Two balls far apart fall onto the ground, one
 // striking it 2 ms into the step and the other 5 ms, added in both orders.
