@@ -973,9 +973,9 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     const double phiNow = gapNow(u.p).distance + u.slack;
     if (phiNow > reach) continue;
     const CandidatePair& pair = m_pairs[u.p];
-    const std::optional<double> alpha =
-        locateImpactBefore(pair, phiNow, remaining, u.phiTrial, earliest,
-                           [&](const PairGeometry& g) { return gapOf(g).distance + u.slack; });
+    const std::optional<double> alpha = locateImpactBefore(
+        pair, phiNow, remaining, u.phiTrial, earliest,
+        [&](const PairGeometry& g) { return gapOf(g).distance + u.slack; }, u.slack);
     if (!alpha) continue;  // not before the earliest: found again after it
     m_tracks[u.p].impactAt = elapsed + *alpha;
     consider(u.p, *alpha);
@@ -1068,7 +1068,12 @@ double VariationalStep::earliestVertexImpact(int p, double remaining, double cap
 
 std::optional<double> VariationalStep::locateImpactBefore(
     const CandidatePair& pair, double phiNow, double remaining, double phiTrial, double cap,
-    const std::function<double(const PairGeometry&)>& phiOf) const {
+    const std::function<double(const PairGeometry&)>& phiOf, std::optional<double> slack) const {
+  if (const std::optional<double> alpha =
+          slack ? sphereImpact(pair, *slack, remaining) : std::nullopt) {
+    if (cap < remaining && *alpha >= cap) return std::nullopt;  // still open at the cap
+    return alpha;
+  }
   // Each probe: the pair's bodies flowed F̃[αh] from the current instant, then one gap query.
   core::BodyState probeA, probeB;
   const auto probe = [&](int index, core::BodyState& state, double alpha) {

@@ -76,6 +76,11 @@ struct CentreMotion {
   core::Vec3 x, v, a;
 };
 
+// A body's centre in `state`, moving under its loads.
+inline CentreMotion centreMotionOf(const StepBody& body, const core::BodyState& state) {
+  return {state.x, body.mass.inverseMass() * state.gamma, body.loadAcceleration()};
+}
+
 // Where a body was when a pair's gap was found (a fixed object does not move).
 struct Pose {
   core::Vec3 x;
@@ -557,10 +562,18 @@ class VariationalStep {
   // `remaining`, if it comes before `cap` (a fraction of the step from now, ∞ for none): one probe
   // at the cap tells a pair still open there, whose root cannot be the island's next impact (its
   // bracket there would give a later one). Each probe flows the pair's bodies from the current
-  // instant.
-  std::optional<double> locateImpactBefore(
-      const CandidatePair& pair, double phiNow, double remaining, double phiTrial, double cap,
-      const std::function<double(const PairGeometry&)>& phiOf) const;
+  // instant. Where φ is the pair's gap plus `slack`, two free spheres are located in closed form
+  // (sphereImpact), with no probe.
+  std::optional<double> locateImpactBefore(const CandidatePair& pair, double phiNow,
+                                           double remaining, double phiTrial, double cap,
+                                           const std::function<double(const PairGeometry&)>& phiOf,
+                                           std::optional<double> slack = std::nullopt) const;
+  // Where the pair is two whole spheres of step bodies outside joint groups with equal loads per
+  // unit mass (gravity alone): the first instant within `remaining` (a fraction of the step from
+  // now) at which their gap plus `slack` is zero, in closed form (world_sphere_impacts.cpp); none
+  // where it does not apply or the closed form disagrees with the bracket the caller found.
+  std::optional<double> sphereImpact(const CandidatePair& pair, double slack,
+                                     double remaining) const;
   // Resolves the impact at the current instant: the island's touching contacts that approach
   // faster than their resting speed, and records its events. The slower ones are persistent
   // contacts' business. Changes nothing for a landing (contacts approach, none faster than the

@@ -21,11 +21,6 @@ namespace {
 // that a pair is distant only where spheres in place of the AABBs would not have paired it.
 const double kDistantMargin = 2.0 * gContactBreakingThreshold;
 
-// A body's centre in `state`, moving under its loads.
-CentreMotion centreMotionOf(const StepBody& body, const core::BodyState& state) {
-  return {state.x, body.mass.inverseMass() * state.gamma, body.loadAcceleration()};
-}
-
 // The least distance between the two centres over the next `span` seconds (m, a lower bound): the
 // closest approach of their relative velocity, less the most their relative acceleration can add.
 double leastCentreDistance(const CentreMotion& a, const CentreMotion& b, double span) {
