@@ -1,44 +1,121 @@
-// Impact instants of two free spheres in closed form. Over a probe of span τ from the current
-// instant the LGVI moves a body's centre exactly as x + τ v + ½ τ² a (Tran & Leok (5.9a), the
-// loads held over the step), and a sphere's gap is its centres' distance less the radii, whatever
-// the spheres' turning. Where the two accelerations are equal, as under gravity alone, the centres'
-// separation d + τ w is linear in τ, and the instant the gap plus its slack reaches zero is the
-// first root of |d + τ w|² = ρ²: a quadratic, where the root search takes about eight probes, each
-// a flow of both bodies and a gap query (the 100 elastic balls' most frequent event).
+// Impact instants of free spheres in closed form. Over a probe of span t from the current instant
+// the LGVI moves a body's centre exactly as x + t v + ½ t² a (Tran & Leok (5.9a), the loads held
+// over the step), and a sphere's gap depends on its centre alone, whatever its turning. Against
+// another such sphere with the same acceleration (gravity alone) the centres' separation is linear
+// in t; against a static plane, or a static box's face, the centre's height over the plane is a
+// quadratic in t. Either way the instant the gap plus its slack reaches zero is the first root of
+// a quadratic, where the root search takes about eight probes, each a flow of the pair's bodies
+// and a gap query: the 100 elastic balls' events are all of these.
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
 
 #include <cmath>
+#include <limits>
 
+#include "bt_eigen.h"
 #include "variational_step.h"
 
 namespace carom {
+namespace {
+
+// The first t ≥ 0 at which p0 + p1 t + p2 t² = 0, from p0 ≥ 0, if any; each root in the form
+// free of cancellation (q = −½ (p1 + sign(p1) √D), the roots q / p2 and p0 / q).
+std::optional<double> firstRoot(double p0, double p1, double p2) {
+  if (!(p0 >= 0)) return std::nullopt;  // touching already, or closer
+  if (p2 == 0) {
+    if (p1 < 0) return -p0 / p1;
+    return std::nullopt;
+  }
+  const double discriminant = p1 * p1 - 4 * p2 * p0;
+  if (!(discriminant >= 0)) return std::nullopt;
+  const double q = -0.5 * (p1 + std::copysign(std::sqrt(discriminant), p1));
+  double first = std::numeric_limits<double>::infinity();
+  for (const double root : {q / p2, p0 / q}) {
+    if (root >= 0 && root < first) first = root;
+  }
+  if (!std::isfinite(first)) return std::nullopt;
+  return first;
+}
+
+double radiusOf(const btCollisionObject& object) {
+  return static_cast<const btSphereShape&>(*object.getCollisionShape()).getRadius();
+}
+
+// A sphere of radius r whose centre moves as `c` against a static plane: the first instant its gap
+// plus `slack` is zero (convexPlaneGap: the centre's height over the plane less r).
+std::optional<double> planeImpact(const CentreMotion& c, double r, double slack,
+                                  const btStaticPlaneShape& plane, const btTransform& pose) {
+  const core::Vec3 n = detail::toEigen(pose.getBasis() * plane.getPlaneNormal());
+  const double offset = plane.getPlaneConstant() + n.dot(detail::toEigen(pose.getOrigin()));
+  return firstRoot(n.dot(c.x) - offset - r + slack, n.dot(c.v), 0.5 * n.dot(c.a));
+}
+
+// Against a static box: the centre's height over each face's plane bounds its distance to the box
+// from below (the box lies within each face's half-space), and equals it while the centre is over
+// the face. A face's first root with the centre over the face then is the box's first touching
+// instant (sphereBoxGap: the core box rounded by its margin); none where the centre reaches an
+// edge or a corner region first.
+std::optional<double> boxImpact(const CentreMotion& c, double r, double slack,
+                                const btBoxShape& box, const btTransform& pose) {
+  const core::Mat3 turn = detail::toEigen(pose.getBasis()).transpose();
+  const core::Vec3 x = turn * (c.x - detail::toEigen(pose.getOrigin())), v = turn * c.v,
+                   a = turn * c.a;
+  const core::Vec3 half = detail::toEigen(box.getHalfExtentsWithoutMargin());
+  const double reach = box.getMargin() + r - slack;
+  for (int axis = 0; axis < 3; ++axis) {
+    for (const double side : {-1.0, 1.0}) {
+      const double height = side * x[axis] - half[axis] - reach;
+      if (!(height >= 0)) continue;  // not beyond this face's plane: not the face it meets
+      const std::optional<double> t = firstRoot(height, side * v[axis], 0.5 * side * a[axis]);
+      if (!t) continue;
+      const core::Vec3 at = x + *t * v + 0.5 * *t * *t * a;
+      if (std::abs(at[(axis + 1) % 3]) <= half[(axis + 1) % 3] &&
+          std::abs(at[(axis + 2) % 3]) <= half[(axis + 2) % 3])
+        return t;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 std::optional<double> VariationalStep::sphereImpact(const CandidatePair& pair, double slack,
                                                     double remaining) const {
-  if (pair.bodyA == kFixed || pair.bodyB == kFixed || jointed(pair.bodyA) || jointed(pair.bodyB) ||
-      pair.childA != kWholeShape || pair.childB != kWholeShape) {
-    return std::nullopt;
+  if (pair.childA != kWholeShape || pair.childB != kWholeShape) return std::nullopt;
+  const auto freeSphere = [&](int index, const btCollisionObject& object) {
+    return index != kFixed && !jointed(index) &&
+           object.getCollisionShape()->getShapeType() == SPHERE_SHAPE_PROXYTYPE;
+  };
+  const bool sphereA = freeSphere(pair.bodyA, *pair.a);
+  const bool sphereB = freeSphere(pair.bodyB, *pair.b);
+  std::optional<double> t;
+  if (sphereA && sphereB) {
+    const CentreMotion a = centreMotionOf(m_bodies[pair.bodyA], m_bodies[pair.bodyA].state);
+    const CentreMotion b = centreMotionOf(m_bodies[pair.bodyB], m_bodies[pair.bodyB].state);
+    if (a.a != b.a) return std::nullopt;  // the separation would be quadratic in t
+    // |d + t w|² = ρ², ρ the radii less the slack (sphereSphereGap).
+    const core::Vec3 d = b.x - a.x, w = b.v - a.v;
+    const double rho = radiusOf(*pair.a) + radiusOf(*pair.b) - slack;
+    if (d.dot(w) >= 0) return std::nullopt;  // not closing
+    t = firstRoot(d.squaredNorm() - rho * rho, 2 * d.dot(w), w.squaredNorm());
+  } else if (sphereA != sphereB) {
+    const int index = sphereA ? pair.bodyA : pair.bodyB;
+    const btCollisionObject& sphere = sphereA ? *pair.a : *pair.b;
+    const btCollisionObject& other = sphereA ? *pair.b : *pair.a;
+    if (!other.isStaticObject()) return std::nullopt;  // a kinematic one moves
+    const CentreMotion c = centreMotionOf(m_bodies[index], m_bodies[index].state);
+    const btCollisionShape& shape = *other.getCollisionShape();
+    if (shape.getShapeType() == STATIC_PLANE_PROXYTYPE) {
+      t = planeImpact(c, radiusOf(sphere), slack, static_cast<const btStaticPlaneShape&>(shape),
+                      other.getWorldTransform());
+    } else if (shape.getShapeType() == BOX_SHAPE_PROXYTYPE) {
+      t = boxImpact(c, radiusOf(sphere), slack, static_cast<const btBoxShape&>(shape),
+                    other.getWorldTransform());
+    }
   }
-  const btCollisionShape& shapeA = *pair.a->getCollisionShape();
-  const btCollisionShape& shapeB = *pair.b->getCollisionShape();
-  if (shapeA.getShapeType() != SPHERE_SHAPE_PROXYTYPE ||
-      shapeB.getShapeType() != SPHERE_SHAPE_PROXYTYPE) {
-    return std::nullopt;
-  }
-  const StepBody& a = m_bodies[pair.bodyA];
-  const StepBody& b = m_bodies[pair.bodyB];
-  const CentreMotion motionA = centreMotionOf(a, a.state), motionB = centreMotionOf(b, b.state);
-  if (motionA.a != motionB.a) return std::nullopt;  // the separation would be quadratic in τ
-  const core::Vec3 d = motionB.x - motionA.x, w = motionB.v - motionA.v;
-  // The gap is zero at a distance of the radii less the slack (sphereSphereGap).
-  const double rho = static_cast<const btSphereShape&>(shapeA).getRadius() +
-                     static_cast<const btSphereShape&>(shapeB).getRadius() - slack;
-  // |d + τ w|² − ρ² = A τ² + 2 B τ + C: closing (B < 0) from apart (C ≥ 0), the first root is
-  // C / (−B + √(B² − A C)), free of the cancellation of the textbook form.
-  const double A = w.squaredNorm(), B = d.dot(w), C = d.squaredNorm() - rho * rho;
-  const double discriminant = B * B - A * C;
-  if (!(B < 0 && C >= 0 && discriminant >= 0)) return std::nullopt;
-  const double alpha = C / (-B + std::sqrt(discriminant)) / m_timeStep;
+  if (!t) return std::nullopt;
+  const double alpha = *t / m_timeStep;
   if (!(alpha <= remaining)) return std::nullopt;
   return alpha;
 }

@@ -4,7 +4,9 @@
 // Each instant is checked against the meeting of the two centres' parabolas, solved here.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "bullet/world_scene.h"
 
@@ -22,29 +24,55 @@ btRigidBody* addBall(Scene& scene, const btVector3& at, const btVector3& velocit
   return ball;
 }
 
-// The first instant (s) at which |d + t w + ½ t² a| = 2 r, by bisection on a bracket found by
-// scanning the step (long double, to far below the tolerances checked).
+// The first instant (s) within the step at which `gap` reaches zero from above, by bisection on a
+// bracket found by scanning the step (long double, far below the tolerances checked).
+long double firstZero(const std::function<long double(long double)>& gap) {
+  long double lo = 0, hi = 0;
+  for (int k = 1; k <= 1000; ++k) {
+    hi = kH * k / 1000.0L;
+    if (gap(hi) < 0) break;
+    lo = hi;
+  }
+  EXPECT_LT(gap(hi), 0) << "no touch within the step";
+  for (int i = 0; i < 200; ++i) {
+    const long double mid = 0.5L * (lo + hi);
+    (gap(mid) < 0 ? hi : lo) = mid;
+  }
+  return lo;
+}
+
+// Where a centre at x moving at v under acceleration a is after t (s).
+btVector3 at(const btVector3& x, const btVector3& v, const btVector3& a, long double t) {
+  return x + static_cast<double>(t) * v + static_cast<double>(0.5L * t * t) * a;
+}
+
+// The first instant at which |d + t w + ½ t² a| = 2 r: two balls' centres meeting.
 double meetingOf(const btVector3& d, const btVector3& w, const btVector3& a) {
-  const auto apart = [&](long double t) {
+  return static_cast<double>(firstZero([&](long double t) {
     long double sum = 0;
     for (int i = 0; i < 3; ++i) {
       const long double x = d[i] + t * w[i] + 0.5L * t * t * a[i];
       sum += x * x;
     }
     return std::sqrt(sum) - 2.0L * kRadius;
-  };
-  long double lo = 0, hi = 0;
-  for (int k = 1; k <= 1000; ++k) {
-    hi = kH * k / 1000.0L;
-    if (apart(hi) < 0) break;
-    lo = hi;
-  }
-  EXPECT_LT(apart(hi), 0) << "no meeting within the step";
-  for (int i = 0; i < 200; ++i) {
-    const long double mid = 0.5L * (lo + hi);
-    (apart(mid) < 0 ? hi : lo) = mid;
-  }
-  return static_cast<double>(lo);
+  }));
+}
+
+// The first instant at which a ball's centre, moving as x + t v + ½ t² g, comes within the radius
+// of a box centred at the origin, unturned: its core box (half extents less the margin) rounded by
+// the margin, as Bullet's GJK sees it.
+double boxTouchOf(const btVector3& x, const btVector3& v, const btVector3& g,
+                  const btBoxShape& box) {
+  const btVector3 core = box.getHalfExtentsWithoutMargin();
+  return static_cast<double>(firstZero([&](long double t) {
+    long double sum = 0;
+    for (int i = 0; i < 3; ++i) {
+      const long double c = x[i] + t * v[i] + 0.5L * t * t * g[i];
+      const long double beyond = std::max(0.0L, std::fabs(c) - core[i]);
+      sum += beyond * beyond;
+    }
+    return std::sqrt(sum) - box.getMargin() - kRadius;
+  }));
 }
 
 // Oblique, both moving, under gravity: the instant in closed form, no location probe; equal
@@ -86,6 +114,59 @@ TEST(SphereImpacts, ABallPushedByAForceIsLocatedByTheSearch) {
   const auto& events = scene.world().getImpactEvents();
   ASSERT_EQ(events.size(), 1u);
   EXPECT_NEAR(events[0].time, meetingOf(atB - atA, vB - vA, force), 1e-9);
+  EXPECT_GT(scene.world().getLastStepDiagnostics().locationProbes, 0);
+}
+
+// A ball thrown down onto the ground plane: its centre's height is a parabola, and the instant it
+// comes within the radius is a quadratic's root, found with no probe.
+TEST(SphereImpacts, ABallThrownOntoTheGroundPlaneStrikesAtItsInstant) {
+  Scene scene(test::configWithMaterial(SolverKind::variational, ImpactLawKind::kStronge, 1.0));
+  scene.world().setMaterial(scene.addGround(), "test");
+  const btVector3 x(0, 0.15, 0), v(1, -4, 0);
+  const btVector3 g = scene.world().getGravity();
+  addBall(scene, x, v);
+  scene.world().stepSimulation(kH, 1, kH);
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_EQ(events.size(), 1u);
+  const double t =
+      static_cast<double>(firstZero([&](long double s) { return at(x, v, g, s).y() - kRadius; }));
+  EXPECT_NEAR(events[0].time, t, 1e-12);
+  EXPECT_EQ(scene.world().getLastStepDiagnostics().locationProbes, 0);
+}
+
+// A ball thrown at a static box's face, over the face when it strikes: found in closed form.
+TEST(SphereImpacts, ABallStrikesAStaticBoxsFaceAtItsInstant) {
+  Scene scene(test::configWithMaterial(SolverKind::variational, ImpactLawKind::kStronge, 1.0));
+  auto* shape = new btBoxShape(btVector3(0.5, 0.5, 0.5));
+  scene.world().setMaterial(scene.add(shape, 0, btVector3(0, 0, 0)), "test");
+  const btVector3 x(0.65, 0.2, 0.1), v(-5, 1, 0.5);
+  const btVector3 g = scene.world().getGravity();
+  addBall(scene, x, v);
+  scene.world().stepSimulation(kH, 1, kH);
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_NEAR(events[0].time, boxTouchOf(x, v, g, *shape), 1e-12);
+  EXPECT_EQ(scene.world().getLastStepDiagnostics().locationProbes, 0);
+}
+
+// A ball flying at a static box's rounded edge: it crosses two faces' planes beside the faces
+// (at 4.4 ms), the closed form does not apply, and the root search finds the instant.
+TEST(SphereImpacts, ABallStrikingABoxsEdgeIsLocatedByTheSearch) {
+  Scene scene(test::configWithMaterial(SolverKind::variational, ImpactLawKind::kStronge, 1.0));
+  scene.world().setGravity(btVector3(0, 0, 0));
+  auto* shape = new btBoxShape(btVector3(0.5, 0.5, 0.5));
+  scene.world().setMaterial(scene.add(shape, 0, btVector3(0, 0, 0)), "test");
+  // 8 cm beyond touching the rounded edge along x = y, moving straight at it at 6 m/s.
+  const btVector3 toward = btVector3(-1, -1, 0).normalized();
+  const double core = 0.5 - shape->getMargin();
+  const btVector3 x = btVector3(core, core, 0) - (shape->getMargin() + kRadius + 0.08) * toward;
+  const btVector3 v = 6.0 * toward;
+  addBall(scene, x, v);
+  scene.world().stepSimulation(kH, 1, kH);
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_NEAR(events[0].time, boxTouchOf(x, v, btVector3(0, 0, 0), *shape), 1e-9);
+  EXPECT_NEAR(events[0].time, 0.08 / 6.0, 1e-9);
   EXPECT_GT(scene.world().getLastStepDiagnostics().locationProbes, 0);
 }
 
