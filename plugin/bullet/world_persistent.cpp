@@ -457,6 +457,10 @@ void VariationalStep::applyPersistentEnd(const std::vector<Island>& islands) {
 // has turned or moved the body (a box pivoting on a corner) the half computed at the start would
 // push it off the ground and make energy, and this plastic solve cannot (persistent_contact.h).
 void VariationalStep::stopHeldContacts(const Island& island, int id) {
+  if (std::none_of(m_held.begin(), m_held.end(),
+                   [id](const HeldContact& held) { return held.island == id; })) {
+    return;  // nothing held: no bodies to build
+  }
   std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island);
   std::vector<core::contact::PersistentContact> contacts;
   std::vector<const CandidatePair*> pairOf;  // per contact
@@ -473,7 +477,6 @@ void VariationalStep::stopHeldContacts(const Island& island, int id) {
     contact.bodyB = lcpIndexOf(held.pair.bodyB, held.pair.b, bodies);
     contacts.push_back(contact);
   }
-  if (contacts.empty()) return;
   const core::contact::PersistentContactReport stop =
       solveHeldContacts(island, bodies, contacts, detail::endOfStepStopSettings(m_timeStep));
   if (!stop.ok()) m_diagnostics.message = stop.message;
