@@ -212,13 +212,27 @@ struct StartOfStep {
   std::vector<detail::JointImpulses> jointsTrial;  // per joint group, as m_jointsTrial
 };
 
+// A body's mass properties with the Bullet values they were made from (massOf).
+struct KnownMass {
+  btScalar inverseMass;
+  btVector3 inverseInertia;  // getInvInertiaDiagLocal
+  core::MassProperties mass;
+
+  bool madeFrom(const btRigidBody& body) const;
+};
+
 namespace detail {
 // The per-step lists of a variational step, kept by its world from step to step: each step fills
 // them afresh (clear() empties them first), and made anew they cost about 1,000 allocations a step
 // for 100 balls. Lists of lists keep their inner lists' memory too. Nothing in them carries from
-// one step into the next.
+// one step into the next but `masses`, which clear() keeps.
 struct VariationalStepMemory {
   void clear();
+
+  // Per step body of the last step, its mass properties: a body at the same place this step with
+  // the same Bullet values takes them (readBodies) instead of checking and factoring its inertia
+  // again.
+  std::vector<KnownMass> masses;
 
   std::vector<StepBody> bodies;
   std::vector<core::BodyState> start, trial;
@@ -688,6 +702,7 @@ class VariationalStep {
   // or the end of the step.
   double m_now = 0;
   std::vector<StepBody>& m_bodies;
+  std::vector<KnownMass>& m_knownMasses;  // detail::VariationalStepMemory::masses
   // The step bodies' joint groups (variational_joints.h), flowed together.
   detail::StepJoints m_joints;
   // Per joint group, its last kGroupProbesKept probes' flows (probeBody), oldest first.

@@ -78,6 +78,12 @@ double reachOf(const btCollisionShape& shape) {
 
 }  // namespace
 
+bool KnownMass::madeFrom(const btRigidBody& body) const {
+  const btVector3& inertia = body.getInvInertiaDiagLocal();
+  return body.getInvMass() == inverseMass && inertia.x() == inverseInertia.x() &&
+         inertia.y() == inverseInertia.y() && inertia.z() == inverseInertia.z();
+}
+
 void VariationalStep::readBodies() {
   // Every body's mass first: a body carom cannot move is refused before any body is touched.
   std::vector<std::pair<btRigidBody*, core::MassProperties>> active;
@@ -93,7 +99,18 @@ void VariationalStep::readBodies() {
           "); meshes take part only as static or kinematic objects, as in Bullet's "
           "btBvhTriangleMeshShape (use a btConvexHullShape or a btCompoundShape of them)");
     }
+    const std::size_t place = active.size();
+    if (place < m_knownMasses.size() && m_knownMasses[place].madeFrom(*body)) {
+      active.emplace_back(body, m_knownMasses[place].mass);
+      continue;
+    }
     active.emplace_back(body, massOf(*body));
+    const KnownMass known{body->getInvMass(), body->getInvInertiaDiagLocal(), active.back().second};
+    if (place < m_knownMasses.size()) {
+      m_knownMasses[place] = known;
+    } else {
+      m_knownMasses.push_back(known);
+    }
   }
   m_bodies.reserve(active.size());
   for (const auto& [body, mass] : active) {

@@ -249,6 +249,33 @@ TEST(DynamicsWorldVariational, ImpactEventsOfAllIslandsComeInTheOrderTheyHappene
   }
 }
 
+// The step keeps each body's mass properties from the last step while Bullet's inverse mass and
+// inertia stay the same bits; changed between steps (setMassProps), they are read again: a force
+// and a torque held over a step change the velocities by F h / m and τ h / I for the new m and I.
+TEST(DynamicsWorldVariational, MassChangedBetweenStepsIsReadAgain) {
+  test::Scene<DynamicsWorld> scene(variational());
+  scene.world().setGravity(btVector3(0, 0, 0));
+  btRigidBody* ball = scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 0, 0));
+  const btVector3 force(3, 0, 0), torque(0, 0, 0.02);
+  double mass = 1.0;
+  for (const double next : {1.0, 4.0, 4.0, 0.5}) {
+    if (next != mass) {
+      const btVector3 inertia = next * ball->getLocalInertia() / mass;
+      ball->setMassProps(next, inertia);
+      ball->updateInertiaTensor();
+      mass = next;
+    }
+    const btVector3 v = ball->getLinearVelocity(), w = ball->getAngularVelocity();
+    ball->applyCentralForce(force);
+    ball->applyTorque(torque);
+    scene.world().stepSimulation(kH, 1, kH);
+    const double moment = ball->getLocalInertia().x();
+    EXPECT_NEAR((ball->getLinearVelocity() - v - kH / mass * force).length(), 0.0, 1e-12) << mass;
+    EXPECT_NEAR((ball->getAngularVelocity() - w - kH / moment * torque).length(), 0.0, 1e-12)
+        << mass;
+  }
+}
+
 // Sleeping as in stock Bullet: a box at rest on the ground falls asleep once it has been still for
 // Bullet's deactivation time (2 s), and a ball dropped onto it wakes it. Before this mode ran
 // Bullet's island pass after its step, no body ever fell asleep in it.
