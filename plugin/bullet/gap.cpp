@@ -21,6 +21,7 @@
 #include "carom/error.h"
 #include "exact_core_gap.h"
 #include "mesh_triangles.h"
+#include "sphere_gap.h"
 
 namespace carom {
 namespace {
@@ -86,14 +87,6 @@ Gap sphereBoxGap(const btSphereShape& a, const btTransform& ta, const btBoxShape
   return sphereGap(c, a.getRadius(), d.distance - b.getMargin(), tb.getBasis() * d.normal);
 }
 
-Gap sphereSphereGap(const btSphereShape& a, const btTransform& ta, const btSphereShape& b,
-                    const btTransform& tb) {
-  const btVector3 apart = ta.getOrigin() - tb.getOrigin();
-  const btScalar length = apart.length();
-  const btVector3 normal = length > 0 ? apart / length : btVector3(0, 0, 1);  // any, when centred
-  return sphereGap(ta.getOrigin(), a.getRadius(), length - b.getRadius(), normal);
-}
-
 // A sphere against an ellipsoid, in closed form (core::ellipsoidDistance): GJK's view of
 // carom::EllipsoidShape is the ellipsoid itself, margin included. With the vertex gaps of boxes
 // against ellipsoids, these are most of a mixed pile's gap queries, too many to leave to GJK.
@@ -139,6 +132,13 @@ Gap convexMeshGap(const btConvexShape& a, const btTransform& ta, const btConcave
 }
 
 }  // namespace
+
+Gap sphereSphereGap(const btVector3& a, btScalar ra, const btVector3& b, btScalar rb) {
+  const btVector3 apart = a - b;
+  const btScalar length = apart.length();
+  const btVector3 normal = length > 0 ? apart / length : btVector3(0, 0, 1);  // any, when centred
+  return sphereGap(a, ra, length - rb, normal);
+}
 
 Gap reversed(const Gap& g) {
   Gap r = g;
@@ -192,8 +192,8 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
       (typeA == BOX_SHAPE_PROXYTYPE || detail::ellipsoidOf(a) != nullptr))
     return reversed(gap(b, tb, a, ta));
   if (typeA == SPHERE_SHAPE_PROXYTYPE && typeB == SPHERE_SHAPE_PROXYTYPE) {
-    return sphereSphereGap(static_cast<const btSphereShape&>(a), ta,
-                           static_cast<const btSphereShape&>(b), tb);
+    return sphereSphereGap(ta.getOrigin(), static_cast<const btSphereShape&>(a).getRadius(),
+                           tb.getOrigin(), static_cast<const btSphereShape&>(b).getRadius());
   }
   if (typeA == SPHERE_SHAPE_PROXYTYPE && typeB == BOX_SHAPE_PROXYTYPE) {
     return sphereBoxGap(static_cast<const btSphereShape&>(a), ta, static_cast<const btBoxShape&>(b),

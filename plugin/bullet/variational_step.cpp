@@ -25,9 +25,11 @@
 
 #include "mesh_triangles.h"
 #include "pair_contacts.h"
+#include "sphere_gap.h"
 #include "support_contacts.h"
 
 #include <BulletCollision/BroadphaseCollision/btOverlappingPairCache.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <LinearMath/btTransformUtil.h>
 
 #include <algorithm>
@@ -762,6 +764,15 @@ PairGeometry VariationalStep::geometryAt(const CandidatePair& pair, const core::
 Gap VariationalStep::gapAt(const CandidatePair& pair, const core::BodyState* a,
                            const core::BodyState* b, double instant) const {
   ++m_gapQueries;
+  // Two whole spheres of step bodies: from their centres, without their poses' frames (most of the
+  // elastic balls' queries).
+  const btCollisionShape& shapeA = *pair.a->getCollisionShape();
+  const btCollisionShape& shapeB = *pair.b->getCollisionShape();
+  if (a != nullptr && b != nullptr && shapeA.getShapeType() == SPHERE_SHAPE_PROXYTYPE &&
+      shapeB.getShapeType() == SPHERE_SHAPE_PROXYTYPE) {
+    return sphereSphereGap(toBt(a->x), static_cast<const btSphereShape&>(shapeA).getRadius(),
+                           toBt(b->x), static_cast<const btSphereShape&>(shapeB).getRadius());
+  }
   return gapOf(geometryAt(pair, a, b, instant));
 }
 
