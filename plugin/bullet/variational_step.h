@@ -326,6 +326,10 @@ class VariationalStep {
   // it is in the island, else on its free flight from the start of the step, widened by how far its
   // own island's run took it from there (m_deviation).
   bool mayMeet(int body, int partner, bool partnerInIsland, double elapsed) const;
+  // Whether the bounding sphere of `body`, from its state now, may come within twice the contact
+  // margin of the static plane or static box `fixed` before the end of the step; true for any
+  // other object.
+  bool mayReach(int body, const btCollisionObject& fixed, double elapsed) const;
   // Where a body's centre would be, and how it would move, at `elapsed` on the free flight stage 3
   // swept.
   CentreMotion freeFlightAt(int body, double elapsed) const;

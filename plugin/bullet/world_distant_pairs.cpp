@@ -7,10 +7,14 @@
 // sought; when either body's motion changes (a hold, an impact: findNewPartners' moved bodies) it
 // is tested again from that instant, and wakes where they may meet: a pair of the island, or a link
 // to its partner's island, as a partner findNewPartners meets would be.
+#include <BulletCollision/CollisionShapes/btBoxShape.h>
+#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
 #include <BulletCollision/NarrowPhaseCollision/btPersistentManifold.h>
 
 #include <algorithm>
+#include <limits>
 
+#include "bt_eigen.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -28,6 +32,41 @@ double leastCentreDistance(const CentreMotion& a, const CentreMotion& b, double 
   const double speed2 = dv.squaredNorm();
   const double s = speed2 > 0 ? std::clamp(-dx.dot(dv) / speed2, 0.0, span) : 0.0;
   return (dx + s * dv).norm() - 0.5 * span * span * (b.a - a.a).norm();
+}
+
+// The least of p0 + p1 t + p2 t² over t in [0, span].
+double leastOver(double p0, double p1, double p2, double span) {
+  double least = std::min(p0, p0 + span * (p1 + span * p2));
+  if (p2 > 0 && -p1 < 2 * p2 * span && -p1 > 0) least = std::min(least, p0 - p1 * p1 / (4 * p2));
+  return least;
+}
+
+// A lower bound of the distance (m) between the centre `c`, over the next `span` seconds, and the
+// static plane or box `shape` at `pose`: the least height of the centre over the plane, or over a
+// box's face planes the largest of their least heights (the box lies within each face's
+// half-space); −∞ for any other shape.
+double leastDistance(const CentreMotion& c, double span, const btCollisionShape& shape,
+                     const btTransform& pose) {
+  if (shape.getShapeType() == STATIC_PLANE_PROXYTYPE) {
+    const auto& plane = static_cast<const btStaticPlaneShape&>(shape);
+    const core::Vec3 n = detail::toEigen(pose.getBasis() * plane.getPlaneNormal());
+    const double offset = plane.getPlaneConstant() + n.dot(detail::toEigen(pose.getOrigin()));
+    return leastOver(n.dot(c.x) - offset, n.dot(c.v), 0.5 * n.dot(c.a), span);
+  }
+  if (shape.getShapeType() != BOX_SHAPE_PROXYTYPE) return -std::numeric_limits<double>::infinity();
+  const core::Mat3 turn = detail::toEigen(pose.getBasis()).transpose();
+  const core::Vec3 x = turn * (c.x - detail::toEigen(pose.getOrigin())), v = turn * c.v,
+                   a = turn * c.a;
+  const core::Vec3 half =
+      detail::toEigen(static_cast<const btBoxShape&>(shape).getHalfExtentsWithMargin());
+  double bound = -std::numeric_limits<double>::infinity();
+  for (int axis = 0; axis < 3; ++axis) {
+    for (const double side : {-1.0, 1.0}) {
+      bound = std::max(bound, leastOver(side * x[axis] - half[axis], side * v[axis],
+                                        0.5 * side * a[axis], span));
+    }
+  }
+  return bound;
 }
 
 }  // namespace
@@ -53,12 +92,22 @@ bool VariationalStep::mayMeet(int body, int partner, bool partnerInIsland, doubl
          a.reach + b.reach + kDistantMargin + deviation;
 }
 
+bool VariationalStep::mayReach(int body, const btCollisionObject& fixed, double elapsed) const {
+  if (!fixed.isStaticObject()) return true;  // a kinematic object moves; a sleeping body may wake
+  const StepBody& b = m_bodies[body];
+  return leastDistance(centreMotionOf(b, b.state), (1.0 - elapsed) * m_timeStep,
+                       *fixed.getCollisionShape(),
+                       fixed.getWorldTransform()) <= b.reach + kDistantMargin;
+}
+
 void VariationalStep::markDistantPairs() {
   for (CandidatePair& pair : m_pairs) {
-    // A fixed object is no island's member (a pair with one joins none), and a joint group's
-    // bodies do not fly free.
-    if (pair.bodyA == kFixed || pair.bodyB == kFixed || jointed(pair.bodyA) ||
-        jointed(pair.bodyB)) {
+    // A joint group's bodies do not fly free.
+    if (jointed(pair.bodyA) || jointed(pair.bodyB)) continue;
+    if (pair.bodyA == kFixed || pair.bodyB == kFixed) {  // a static object's child: never distant
+      const bool fixedA = pair.bodyA == kFixed;
+      pair.distant = (fixedA ? pair.childA : pair.childB) == kWholeShape &&
+                     !mayReach(fixedA ? pair.bodyB : pair.bodyA, fixedA ? *pair.a : *pair.b, 0.0);
       continue;
     }
     pair.distant = !mayMeet(pair.bodyA, pair.bodyB, true, 0.0);
@@ -78,6 +127,13 @@ void VariationalStep::wakeDistantPairs(Island& island, int id, int body, double 
     CandidatePair& pair = m_pairs[p];
     if (!pair.distant) continue;
     const int partner = pair.bodyA == body ? pair.bodyB : pair.bodyA;
+    if (partner == kFixed) {
+      if (!mayReach(body, pair.bodyA == body ? *pair.b : *pair.a, elapsed)) continue;
+      pair.distant = false;
+      findStartGap(p);
+      island.pairs.push_back(p);
+      continue;
+    }
     const int partnerIsland = m_islandOf[partner];
     if (!mayMeet(body, partner, partnerIsland == id, elapsed)) continue;
     if (partnerIsland >= 0 && partnerIsland != id) {  // on its own time: both run again

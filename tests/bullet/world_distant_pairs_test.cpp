@@ -1,7 +1,8 @@
 // Distant pairs in variational mode (world_distant_pairs.cpp): two bodies whose swept AABBs
 // overlap but whose bounding spheres stay more than 4 cm apart over the step join no island, and a
 // struck body that turns towards a distant partner wakes their pair: the partner joins its island,
-// or its island runs again with it.
+// or its island runs again with it. A body and a static plane or box whose face planes it stays
+// beyond over the step are distant too.
 // Equal elastic balls struck head on exchange their velocities.
 #include <gtest/gtest.h>
 
@@ -120,9 +121,10 @@ TEST(DistantPairs, TwoBallsStruckInTheirOwnIslandsMeetWithinTheStep) {
 // A ball at rest on the ground while another flies past at 20 m/s, 5.5 cm beyond touching at its
 // nearest (their AABBs overlap): joined, the fast pair would make the island's run search the
 // step for impacts; apart, the ball on the ground is an island at rest, held once, and the flier
-// flies free.
+// flies free (its pair with the ground is distant too). Restitution 0.5: an elastic contact is
+// held at rest only below 5 cm/s, less than one step's fall under gravity (kRestingSpeed).
 TEST(DistantPairs, ABallAtRestBesideAPassingBallIsAnIslandAtRest) {
-  Scene scene(elastic());
+  Scene scene(test::configWithMaterial(SolverKind::variational, ImpactLawKind::kStronge, 0.5));
   scene.world().setMaterial(scene.addGround(), "test");
   btRigidBody* resting = addBall(scene, btVector3(0, 0.1, 0), btVector3(0, 0, 0));
   btRigidBody* passing = addBall(scene, btVector3(-20 * kH / 2, 0.28, 0.18), btVector3(20, 0, 0));
@@ -133,6 +135,39 @@ TEST(DistantPairs, ABallAtRestBesideAPassingBallIsAnIslandAtRest) {
   EXPECT_NEAR(resting->getLinearVelocity().length(), 0.0, 1e-12);
   EXPECT_NEAR(resting->getCenterOfMassPosition().y(), 0.1, 1e-12);
   EXPECT_NEAR(passing->getLinearVelocity().x(), 20.0, 1e-12);
+}
+
+// A ball flying 30 cm above the ground plane: the plane's AABB is infinite, so stage 3 pairs them,
+// but the ball's height over the plane stays beyond its radius and the margin over the step: the
+// pair is distant, no gap of it is sought, and the ball flies free.
+TEST(DistantPairs, ABallHighAboveTheGroundPlaneHasNoGapSought) {
+  Scene scene(elastic());
+  scene.world().setMaterial(scene.addGround(), "test");
+  btRigidBody* ball = addBall(scene, btVector3(0, 0.4, 0), btVector3(1, 0, 0));
+  scene.world().stepSimulation(kH, 1, kH);
+  EXPECT_EQ(scene.world().getLastStepDiagnostics().gapQueries, 0);
+  EXPECT_NEAR(ball->getLinearVelocity().y(), -9.81 * kH, 1e-12);
+}
+
+// A ball at rest 20 cm above the ground (a distant pair with the plane) struck straight down at
+// 20 m/s by a ball 1 cm above it, whose own pair with the plane is distant too: the struck ball's
+// pair wakes, and it strikes the ground within the step and flies back up.
+TEST(DistantPairs, AStruckBallWakesItsDistantPairWithTheGround) {
+  Scene scene(elastic());
+  scene.world().setGravity(btVector3(0, 0, 0));
+  scene.world().setMaterial(scene.addGround(), "test");
+  constexpr double kSpeed = 20.0, kGap = 0.01, kHeight = 0.3;
+  btRigidBody* a = addBall(scene, btVector3(0, kHeight, 0), btVector3(0, 0, 0));
+  btRigidBody* c = addBall(scene, btVector3(0, kHeight + 0.2 + kGap, 0), btVector3(0, -kSpeed, 0));
+  scene.world().stepSimulation(kH, 1, kH);
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_EQ(events.size(), 2u);
+  const double strike = kGap / kSpeed, landing = strike + (kHeight - 0.1) / kSpeed;
+  EXPECT_NEAR(events[0].time, strike, 1e-9);
+  EXPECT_NEAR(events[1].time, landing, 1e-9);
+  EXPECT_NEAR(c->getLinearVelocity().length(), 0.0, 1e-9);
+  EXPECT_NEAR((a->getLinearVelocity() - btVector3(0, kSpeed, 0)).length(), 0.0, 1e-9);
+  EXPECT_NEAR(a->getCenterOfMassPosition().y(), 0.1 + kSpeed * (kH - landing), 1e-9);
 }
 
 }  // namespace
