@@ -158,11 +158,6 @@ struct Island {
 
 // What the step knows of a candidate pair beyond its geometry, kept from event to event.
 struct PairTrack {
-  // User-provided, not defaulted: a defaulted one would have m_tracks.emplace_back() zero all 664
-  // bytes before the members' own initialisers (value-initialisation), the poses included, which
-  // are written before they are read (with trialGap and lastGap).
-  PairTrack() {}  // NOLINT(modernize-use-equals-default)
-
   bool touched = false;  // it has touched at vertices in this step (held, struck or grazed)
   bool closing = false;  // its trial poses penetrate (earliestImpact)
   // Closing at most at its resting speed at the start of the step (isResting, for the start of the
