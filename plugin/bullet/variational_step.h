@@ -25,6 +25,7 @@
 #include "carom/core/impact/law.h"
 #include "carom/core/impact/material.h"
 #include "carom/core/lgvi.h"
+#include "centre_motion.h"
 #include "mesh_triangles.h"
 #include "variational_joints.h"
 #include "vertex_contacts.h"
@@ -68,12 +69,6 @@ struct StepBody {
   double turningInverseMass = 0;
   // The acceleration its loads give its centre (m/s²): gravity and the user's force.
   core::Vec3 loadAcceleration() const { return load.gravity + mass.inverseMass() * load.force; }
-};
-
-// Where a body's centre is and how it moves from an instant on (m, m/s, m/s²): its free LGVI flow
-// moves it exactly as x + s v + ½ s² a (Tran & Leok (5.9a), a force held over the step).
-struct CentreMotion {
-  core::Vec3 x, v, a;
 };
 
 // A body's centre in `state`, moving under its loads.

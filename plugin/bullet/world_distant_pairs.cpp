@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <limits>
 
-#include "bt_eigen.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -47,24 +46,16 @@ double leastOver(double p0, double p1, double p2, double span) {
 // half-space); −∞ for any other shape.
 double leastDistance(const CentreMotion& c, double span, const btCollisionShape& shape,
                      const btTransform& pose) {
-  if (shape.getShapeType() == STATIC_PLANE_PROXYTYPE) {
-    const auto& plane = static_cast<const btStaticPlaneShape&>(shape);
-    const core::Vec3 n = detail::toEigen(pose.getBasis() * plane.getPlaneNormal());
-    const double offset = plane.getPlaneConstant() + n.dot(detail::toEigen(pose.getOrigin()));
-    return leastOver(n.dot(c.x) - offset, n.dot(c.v), 0.5 * n.dot(c.a), span);
-  }
+  const auto leastOf = [span](const Quadratic& q) { return leastOver(q.p0, q.p1, q.p2, span); };
+  if (shape.getShapeType() == STATIC_PLANE_PROXYTYPE)
+    return leastOf(heightOver(c, static_cast<const btStaticPlaneShape&>(shape), pose));
   if (shape.getShapeType() != BOX_SHAPE_PROXYTYPE) return -std::numeric_limits<double>::infinity();
-  const core::Mat3 turn = detail::toEigen(pose.getBasis()).transpose();
-  const core::Vec3 x = turn * (c.x - detail::toEigen(pose.getOrigin())), v = turn * c.v,
-                   a = turn * c.a;
-  const core::Vec3 half =
-      detail::toEigen(static_cast<const btBoxShape&>(shape).getHalfExtentsWithMargin());
+  const CentreMotion local = inFrameOf(c, pose);
+  const btVector3 half = static_cast<const btBoxShape&>(shape).getHalfExtentsWithMargin();
   double bound = -std::numeric_limits<double>::infinity();
   for (int axis = 0; axis < 3; ++axis) {
-    for (const double side : {-1.0, 1.0}) {
-      bound = std::max(bound, leastOver(side * x[axis] - half[axis], side * v[axis],
-                                        0.5 * side * a[axis], span));
-    }
+    for (const double side : {-1.0, 1.0})
+      bound = std::max(bound, leastOf(faceHeight(local, axis, side, half[axis])));
   }
   return bound;
 }

@@ -13,7 +13,6 @@
 #include <cmath>
 #include <limits>
 
-#include "bt_eigen.h"
 #include "variational_step.h"
 
 namespace carom {
@@ -46,9 +45,8 @@ double radiusOf(const btCollisionObject& object) {
 // plus `slack` is zero (convexPlaneGap: the centre's height over the plane less r).
 std::optional<double> planeImpact(const CentreMotion& c, double r, double slack,
                                   const btStaticPlaneShape& plane, const btTransform& pose) {
-  const core::Vec3 n = detail::toEigen(pose.getBasis() * plane.getPlaneNormal());
-  const double offset = plane.getPlaneConstant() + n.dot(detail::toEigen(pose.getOrigin()));
-  return firstRoot(n.dot(c.x) - offset - r + slack, n.dot(c.v), 0.5 * n.dot(c.a));
+  const Quadratic height = heightOver(c, plane, pose);
+  return firstRoot(height.p0 - r + slack, height.p1, height.p2);
 }
 
 // Against a static box: the centre's height over each face's plane bounds its distance to the box
@@ -58,18 +56,17 @@ std::optional<double> planeImpact(const CentreMotion& c, double r, double slack,
 // edge or a corner region first.
 std::optional<double> boxImpact(const CentreMotion& c, double r, double slack,
                                 const btBoxShape& box, const btTransform& pose) {
-  const core::Mat3 turn = detail::toEigen(pose.getBasis()).transpose();
-  const core::Vec3 x = turn * (c.x - detail::toEigen(pose.getOrigin())), v = turn * c.v,
-                   a = turn * c.a;
-  const core::Vec3 half = detail::toEigen(box.getHalfExtentsWithoutMargin());
+  const CentreMotion local = inFrameOf(c, pose);
+  const btVector3 half = box.getHalfExtentsWithoutMargin();
   const double reach = box.getMargin() + r - slack;
   for (int axis = 0; axis < 3; ++axis) {
     for (const double side : {-1.0, 1.0}) {
-      const double height = side * x[axis] - half[axis] - reach;
+      const Quadratic face = faceHeight(local, axis, side, half[axis]);
+      const double height = face.p0 - reach;
       if (!(height >= 0)) continue;  // not beyond this face's plane: not the face it meets
-      const std::optional<double> t = firstRoot(height, side * v[axis], 0.5 * side * a[axis]);
+      const std::optional<double> t = firstRoot(height, face.p1, face.p2);
       if (!t) continue;
-      const core::Vec3 at = x + *t * v + 0.5 * *t * *t * a;
+      const core::Vec3 at = local.x + *t * local.v + 0.5 * *t * *t * local.a;
       if (std::abs(at[(axis + 1) % 3]) <= half[(axis + 1) % 3] &&
           std::abs(at[(axis + 2) % 3]) <= half[(axis + 2) % 3])
         return t;
@@ -97,8 +94,9 @@ std::optional<double> VariationalStep::sphereImpact(const CandidatePair& pair, d
     // |d + t w|² = ρ², ρ the radii less the slack (sphereSphereGap).
     const core::Vec3 d = b.x - a.x, w = b.v - a.v;
     const double rho = radiusOf(*pair.a) + radiusOf(*pair.b) - slack;
-    if (d.dot(w) >= 0) return std::nullopt;  // not closing
-    t = firstRoot(d.squaredNorm() - rho * rho, 2 * d.dot(w), w.squaredNorm());
+    const double closing = d.dot(w);
+    if (closing >= 0) return std::nullopt;  // not closing
+    t = firstRoot(d.squaredNorm() - rho * rho, 2 * closing, w.squaredNorm());
   } else if (sphereA != sphereB) {
     const int index = sphereA ? pair.bodyA : pair.bodyB;
     const btCollisionObject& sphere = sphereA ? *pair.a : *pair.b;
