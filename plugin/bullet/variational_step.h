@@ -454,8 +454,14 @@ class VariationalStep {
   // each of its contacts now (within the holding reach, and the vertices its trial poses sink in).
   bool closesAtRestingSpeed(int p);
   // After an island's hold at the start of the step: whether a pair's trial poses, flowed again
-  // where the hold changed a body, still come closer than touching.
+  // where the hold changed a body, still come closer than touching; where every body of the island
+  // creeps (isCreeping), closer by more than kQuietDepth than the pair's gap now.
   bool closesAfterHold(Island& island, int id);
+  // Whether every body of the island, none of them jointed, moves by at most kQuietDepth over the
+  // step from its pose now to its trial pose (|Δx| + ‖ΔR‖ reach): a pile whose hold has stopped
+  // short of converging, Gauss–Seidel crawling on its redundant contacts, not a body that rolls,
+  // slides or walks.
+  bool isCreeping(const Island& island) const;
   // Stages 4 and 5 for one island, from the start of the step to its end.
   void runIsland(Island& island, int id);
   // Still islands (still_islands.cpp). The bytes of everything the island's run reads, in a fixed
