@@ -16,11 +16,11 @@
 //            finished, its run killed: each run is a child process
 //   scene    bin, bin-settled (steps 100–130 of the bin), pyramid, balls, scaling (the bin's mix
 //            at 25 … 800 bodies and the fitted growth exponent), pyramid-drop (55 boxes, 4 cm
-//            under each level), wall (a brick wall at rest), hulls (1,000 convex hulls),
-//            ragdolls (8 of Bullet's ragdolls dropped onto each other: hinges and cone-twist
-//            joints with their limits, 2 m apart as Bullet's BenchmarkDemo stacks them),
-//            ragdolls-pile (their steps 85 on, as they land on each other); default bin, pyramid
-//            and balls.
+//            under each level), pyramid-drop-settled (its steps 60 on, landed), wall (a brick wall
+//            at rest), hulls (1,000 convex hulls), ragdolls (8 of Bullet's ragdolls dropped onto
+//            each other: hinges and cone-twist joints with their limits, 2 m apart as Bullet's
+//            BenchmarkDemo stacks them), ragdolls-pile (their steps 85 on, as they land on each
+//            other); default bin, pyramid and balls.
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -262,6 +262,7 @@ int main(int argc, char** argv) {
       {"pyramid", 55, [](World& w) { boxPyramid(w, 10); }},
       {"balls", 100, [](World& w) { elasticBallsInABox(w, 100); }},
       {"pyramid-drop", 55, [](World& w) { droppedBoxPyramid(w, 10, 0.04); }},
+      {"pyramid-drop-settled", 55, [](World& w) { droppedBoxPyramid(w, 10, 0.04); }, 60},
       {"wall", 200, [](World& w) { brickWall(w, 10, 20); }},
       {"hulls", 1000, [](World& w) { pourHulls(w, 1000); }},
       {"ragdolls", 88, [](World& w) { ragdollPile(w, 8); }},
@@ -279,8 +280,8 @@ int main(int argc, char** argv) {
   if (!ok) {
     std::fprintf(stderr,
                  "usage: carom-scene-bench [--rounds=N > 0] [steps > 0] [seconds > 0] [bin | "
-                 "bin-settled | pyramid | balls | scaling | pyramid-drop | wall | hulls | "
-                 "ragdolls | ragdolls-pile ...]\n");
+                 "bin-settled | pyramid | balls | scaling | pyramid-drop | pyramid-drop-settled | "
+                 "wall | hulls | ragdolls | ragdolls-pile ...]\n");
     return 2;
   }
   for (const std::string& name : wanted) {
