@@ -1010,9 +1010,27 @@ const std::vector<double>& VariationalStep::vertexTrialGapsOf(int p) {
     std::optional<btVector3> trialNormal;  // the pair's there, where a vertex needs it
     for (int side = 0; side < 2; ++side) {
       const btPolyhedralConvexShape* polyhedron = vertexPolyhedronOf(trial, side);
-      const bool smoothOther = polyhedron != nullptr && hasFlatFeatures(*trial.shape[1 - side]);
-      if (smoothOther && !trialNormal) trialNormal = gapOf(trial).normal;
-      for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
+      if (polyhedron == nullptr) continue;
+      const bool smoothOther = hasFlatFeatures(*trial.shape[1 - side]);
+      // Against any shape but a box, whose vertex gaps are closed-form, each vertex's gap is a
+      // point query: first bounded from below along the pair's normal (vertexGapAtLeast), and
+      // only the vertices that bound leaves sinking queried (their sign is all that the searches
+      // read of an open vertex).
+      const bool bounded = trial.shape[1 - side]->getShapeType() != BOX_SHAPE_PROXYTYPE;
+      if ((smoothOther || bounded) && !trialNormal) trialNormal = gapOf(trial).normal;
+      btVector3 axis(0, 0, 1);  // from the other shape towards this side's vertices
+      std::optional<double> otherExtent;
+      if (bounded && std::abs(trialNormal->length2() - 1) <= 1e-9) {  // a unit normal: a bound
+        axis = side == 0 ? *trialNormal : -*trialNormal;
+        otherExtent = otherExtentAlong(trial, side, axis);
+      }
+      for (int i = 0; i < polyhedron->getNumVertices(); ++i) {
+        const double atLeast = otherExtent ? vertexGapAtLeast(trial, side, i, axis, *otherExtent)
+                                           : -std::numeric_limits<double>::infinity();
+        if (atLeast >= 0) {
+          trialGaps.push_back(atLeast);
+          continue;
+        }
         // A vertex the other shape curves away from does not sink (vertexFacesAlong); asked only
         // of one that would, since an open vertex is skipped either way.
         const double gap = vertexGap(trial, side, i);

@@ -128,6 +128,22 @@ btVector3 surfaceVertexAt(const PairGeometry& geometry, int side, int vertex,
   return vertexAt(*polyhedronOf(&shape), geometry.frame[side], vertex) - vertexMargin(shape) * away;
 }
 
+std::optional<double> otherExtentAlong(const PairGeometry& geometry, int side,
+                                       const btVector3& axis) {
+  const btCollisionShape& other = *geometry.shape[1 - side];
+  if (!other.isConvex() || geometry.solidBehind[1 - side]) return std::nullopt;
+  const btTransform& frame = geometry.frame[1 - side];
+  return axis.dot(frame(static_cast<const btConvexShape&>(other).localGetSupportingVertex(
+      frame.getBasis().transpose() * axis)));
+}
+
+double vertexGapAtLeast(const PairGeometry& geometry, int side, int vertex, const btVector3& axis,
+                        double otherExtent) {
+  const btCollisionShape& shape = *geometry.shape[side];
+  const btVector3 point = vertexAt(*polyhedronOf(&shape), geometry.frame[side], vertex);
+  return axis.dot(point) - otherExtent - kContactTolerance - vertexMargin(shape);
+}
+
 double vertexGap(const PairGeometry& geometry, int side, int vertex) {
   const btCollisionShape& shape = *geometry.shape[side];
   const btVector3 point = vertexAt(*polyhedronOf(&shape), geometry.frame[side], vertex);

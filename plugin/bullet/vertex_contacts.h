@@ -8,6 +8,7 @@
 #include <BulletCollision/CollisionShapes/btPolyhedralConvexShape.h>
 #include <LinearMath/btTransform.h>
 
+#include <optional>
 #include <vector>
 
 #include "carom/bullet/gap.h"
@@ -80,6 +81,15 @@ btVector3 surfaceVertexAt(const PairGeometry& geometry, int side, int vertex,
 // meet: beside the other's corner it would hold a raised corner as touching and prop the box
 // tilted.)
 double vertexGap(const PairGeometry& geometry, int side, int vertex);
+// The other shape's extent along `axis` (unit, world, from the other shape towards side `side`):
+// the most of axis·x over it, margin included; nullopt where it is not a convex shape, or is a
+// triangle taken solid behind (gapBehindTriangle).
+std::optional<double> otherExtentAlong(const PairGeometry& geometry, int side,
+                                       const btVector3& axis);
+// A lower bound of vertexGap from that extent, with no point query: the vertex is at least its
+// separation from the other shape along the axis away from touching.
+double vertexGapAtLeast(const PairGeometry& geometry, int side, int vertex, const btVector3& axis,
+                        double otherExtent);
 // How far a point `point` (world) on side `side`'s surface is from touching the other shape (m):
 // its distance to it less the contact tolerance.
 double pointGap(const PairGeometry& geometry, int side, const btVector3& point);
