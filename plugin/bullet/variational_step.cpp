@@ -526,6 +526,7 @@ std::vector<int> VariationalStep::refreshTrials(const Island& island, double rem
         for (const int p : m_pairsOf[body]) {
           PairTrack& track = m_tracks[p];
           track.trialGapExact = false;
+          track.trialGapBound.reset();
           track.vertexTrialGaps.clear();
           track.impactAt.reset();
         }
@@ -913,9 +914,11 @@ double VariationalStep::trialGapAtLeast(int p) {
   PairTrack& track = m_tracks[p];
   if (track.trialGap && track.trialGapExact) return *track.trialGap;
   if (track.trialGap) {
-    const double bound =
-        gapLessMotion(*track.trialGap, pair, track.trialGapPoses, &VariationalStep::trialOf);
-    if (bound + pair.slack >= kContactTolerance) return bound;
+    if (!track.trialGapBound) {
+      track.trialGapBound =
+          gapLessMotion(*track.trialGap, pair, track.trialGapPoses, &VariationalStep::trialOf);
+    }
+    if (*track.trialGapBound + pair.slack >= kContactTolerance) return *track.trialGapBound;
   }
   track.trialGap = gapAt(pair, trialOf(pair.bodyA), trialOf(pair.bodyB), 1.0).distance;
   track.trialGapExact = true;

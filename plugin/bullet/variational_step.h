@@ -163,6 +163,10 @@ struct PairTrack {
   std::optional<double> trialGap;
   bool trialGapExact = false;
   Pose trialGapPoses[2];
+  // That lower bound, once found, until one of its bodies' trial poses is flowed again: the impact
+  // search asks it of every pair of the island at every event, and the trial poses of a pile's
+  // bodies change only where a hold or impact has reached them.
+  std::optional<double> trialGapBound;
   // Its vertices' vertexGap at the trial poses (A's, then B's; empty when not known), until one of
   // its bodies' trial poses is flowed again.
   std::vector<double> vertexTrialGaps;

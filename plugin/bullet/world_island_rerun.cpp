@@ -57,6 +57,8 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
     // Its own bodies start the step again; a free flier it took in flies free again.
     m_bodies[body].state = member[body] ? m_start[body] : m_startOfStep.trial[body];
     m_trial[body] = m_startOfStep.trial[body];
+    for (const int p : m_pairsOf[body])  // its trial poses moved back
+      m_tracks[p].trialGapBound.reset();
     if (jointed(body)) {
       const int g = m_joints.groupOf[body];
       m_jointsNow[g] = member[body] ? m_jointsKicked[g] : m_startOfStep.jointsTrial[g];
