@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "bullet/world_scene.h"
+#include "bullet/box_pyramid.h"
 
 namespace carom {
 namespace {
@@ -21,18 +21,7 @@ constexpr double kGap = 0.04;  // m, under every level
 TEST(SettlingPile, ADroppedPyramidComesToRestWithoutLandingAgain) {
   test::Scene<DynamicsWorld> scene(
       test::configWithMaterial(SolverKind::variational, ImpactLawKind::kStronge, 0.0, 0.6));
-  scene.world().setMaterial(scene.addGround(), "test");
-  std::vector<btRigidBody*> boxes;
-  std::vector<btVector3> rest;  // where each box stands once the pyramid has landed
-  for (int row = 0; row < kLevels; ++row) {
-    for (int i = 0; i < kLevels - row; ++i) {
-      const double x = i - 0.5 * (kLevels - row - 1);
-      rest.emplace_back(x, 0.5 + row, 0);
-      boxes.push_back(scene.add(new btBoxShape(btVector3(0.5, 0.5, 0.5)), 1.0,
-                                btVector3(x, 0.5 + row + kGap * (row + 1), 0)));
-      scene.world().setMaterial(boxes.back(), "test");
-    }
-  }
+  const test::BoxPyramid pyramid = test::addBoxPyramid(scene, kLevels, kGap);
   const double start = test::totalEnergy(scene.world());
   double previous = start, largestGain = 0;
   int landings = 0, restingSteps = 0;
@@ -47,11 +36,10 @@ TEST(SettlingPile, ADroppedPyramidComesToRestWithoutLandingAgain) {
     landings += diagnostics.impacts;
     restingSteps += diagnostics.restingIslands + diagnostics.stillIslands > 0 ? 1 : 0;
   }
-  double farthest = 0, fastest = 0;
-  for (std::size_t i = 0; i < boxes.size(); ++i) {
-    farthest = std::max(farthest, (boxes[i]->getCenterOfMassPosition() - rest[i]).length());
-    fastest = std::max(fastest, static_cast<double>(boxes[i]->getLinearVelocity().length()));
-  }
+  const double farthest = pyramid.farthestFromRest();
+  double fastest = 0;
+  for (const btRigidBody* box : pyramid.boxes)
+    fastest = std::max(fastest, static_cast<double>(box->getLinearVelocity().length()));
   std::printf(
       "[ measured ] steps %d-%d: %d landings, %d of %d steps at rest; farthest box %.3e m from "
       "its place, fastest %.3e m/s; largest step gain %.3e J\n",

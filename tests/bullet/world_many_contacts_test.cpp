@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "bullet/world_scene.h"
+#include "bullet/box_pyramid.h"
 
 namespace carom {
 namespace {
@@ -36,18 +36,7 @@ Landing dropPyramid(SolverKind kind, SimultaneousModel model) {
   config.solver.simultaneous = model;
   test::Scene<DynamicsWorld> scene(config);
   if (kind == SolverKind::lcp) scene.useMultipointManifolds();
-  scene.world().setMaterial(scene.addGround(), "test");
-  std::vector<btRigidBody*> boxes;
-  std::vector<btVector3> rest;  // where each box stands once the pyramid has landed
-  for (int row = 0; row < kLevels; ++row) {
-    for (int i = 0; i < kLevels - row; ++i) {
-      const double x = i - 0.5 * (kLevels - row - 1);
-      rest.emplace_back(x, 0.5 + row, 0);
-      boxes.push_back(scene.add(new btBoxShape(btVector3(0.5, 0.5, 0.5)), 1.0,
-                                btVector3(x, 0.5 + row + kGap * (row + 1), 0)));
-      scene.world().setMaterial(boxes.back(), "test");
-    }
-  }
+  const test::BoxPyramid pyramid = test::addBoxPyramid(scene, kLevels, kGap);
   Landing landing;
   const double start = test::totalEnergy(scene.world());
   double previous = start;
@@ -64,10 +53,7 @@ Landing dropPyramid(SolverKind kind, SimultaneousModel model) {
     landing.inTurn = landing.inTurn || event.law.find("in turn") != std::string::npos;
     landing.bySweeps = landing.bySweeps || event.law.find("by sweeps") != std::string::npos;
   }
-  for (std::size_t i = 0; i < boxes.size(); ++i) {
-    landing.farthestFromRest = std::max(landing.farthestFromRest,
-                                        (boxes[i]->getCenterOfMassPosition() - rest[i]).length());
-  }
+  landing.farthestFromRest = pyramid.farthestFromRest();
   std::printf(
       "[ measured ] %s, %s: in turn %d, by sweeps %d, largest step gain %.3e J, energy change "
       "%.3e J, farthest box %.3e m from rest\n",
