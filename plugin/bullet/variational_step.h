@@ -151,30 +151,35 @@ struct Island {
   std::vector<int> pairs;   // candidate-pair indices
 };
 
-// What the step knows of a candidate pair beyond its geometry, kept from event to event.
+// What the step knows of a candidate pair beyond its geometry, kept from event to event. The
+// impact search reads the first members of every pair of the island at every event: they share
+// the track's first cache line.
 struct PairTrack {
   bool touched = false;  // it has touched at vertices in this step (held, struck or grazed)
   bool closing = false;  // its trial poses penetrate (earliestImpact)
   // Closing at most at its resting speed at the start of the step (isResting, for the start of the
   // step's hold).
   bool closesAtRest = false;
+  bool trialGapExact = false;  // trialGap, below, is exact
+  // Its path comes within touching inside the step though its trial poses are apart (sweptImpact):
+  // a fast body meeting a thin one. Found with impactAt, kept until impactAt is found again.
+  bool swept = false;
+  // Found again at the instant it had just been held or grazed, with nothing struck, or held by the
+  // Zeno guard (runIsland): its closing is left to the persistent contacts until an impact changes
+  // one of its bodies or its gap falls below `quietFloor` (quietPair).
+  bool quiet = false;
+  double quietFloor = 0;  // m
   // Its gap at the trial poses (m), found with its bodies at trialGapPoses: exact until one of
   // their trial poses is flowed again (refreshTrials), a lower bound after (trialGapAtLeast).
   std::optional<double> trialGap;
-  bool trialGapExact = false;
-  Pose trialGapPoses[2];
   // That lower bound, once found, until one of its bodies' trial poses is flowed again: the impact
   // search asks it of every pair of the island at every event, and the trial poses of a pile's
   // bodies change only where a hold or impact has reached them.
   std::optional<double> trialGapBound;
-  // Its vertices' vertexGap at the trial poses (A's, then B's; empty when not known), until one of
-  // its bodies' trial poses is flowed again.
-  std::vector<double> vertexTrialGaps;
   // Its next impact (a fraction of the step, or ∞), until its trial poses change, it touches
   // (markTouching) or the instant comes without it being resolved (runIsland).
   std::optional<double> impactAt;
-  // Its gap at its bodies' poses now, once found, until runIsland flows them on (gapNow).
-  std::optional<Gap> gapNow;
+  int quietings = 0;  // quietPair's, in this step
   // Whether it has landed in the step, and the second-order closing of its gap under its bodies'
   // free flow found when it landed again (m/s², > 0 closing; turningClosure): what its holds for
   // the rest of the step take in.
@@ -182,21 +187,18 @@ struct PairTrack {
   double turning = 0;
   // Its gap at the start of the step, and the slack it sets, not found yet (addPair).
   bool startGapPending = false;
+  Pose trialGapPoses[2];
+  // Its vertices' vertexGap at the trial poses (A's, then B's; empty when not known), until one of
+  // its bodies' trial poses is flowed again.
+  std::vector<double> vertexTrialGaps;
+  // Its gap at its bodies' poses now, once found, until runIsland flows them on (gapNow).
+  std::optional<Gap> gapNow;
   // The last gap found at the poses of some instant (m), and those poses: a lower bound of its gap
   // at any later poses, less how far they have moved since (gapNowAtLeast).
   std::optional<double> lastGap;
   Pose lastGapPoses[2];
-  // Its path comes within touching inside the step though its trial poses are apart (sweptImpact):
-  // a fast body meeting a thin one. Found with impactAt, kept until impactAt is found again.
-  bool swept = false;
   // The sum of its two shapes' smallest half-widths (m, smallestHalfWidth), once asked.
   std::optional<double> halfWidths;
-  // Found again at the instant it had just been held or grazed, with nothing struck, or held by the
-  // Zeno guard (runIsland): its closing is left to the persistent contacts until an impact changes
-  // one of its bodies or its gap falls below `quietFloor` (quietPair).
-  bool quiet = false;
-  double quietFloor = 0;  // m
-  int quietings = 0;      // in this step
 };
 
 // What an island's run changes outside its own held contacts, kept so that the run can be
