@@ -802,8 +802,7 @@ double VariationalStep::gapLessMotion(double gap, const CandidatePair& pair, con
   for (int side = 0; side < 2; ++side) {
     const core::BodyState* now = (this->*stateOf)(bodies[side]);
     if (now == nullptr) continue;
-    gap -= (now->x - then[side].x).norm() +
-           (now->R - then[side].R).norm() * m_bodies[bodies[side]].reach;
+    gap -= travelBound(then[side].x, then[side].R, now->x, now->R, m_bodies[bodies[side]].reach);
   }
   return gap;
 }

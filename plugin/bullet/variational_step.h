@@ -82,6 +82,13 @@ struct Pose {
   core::Mat3 R;
 };
 
+// How far a body's rigid motion from (x0, R0) to (x1, R1) can move a point of it within `reach` of
+// its centre (m): at most |Δx| + ‖ΔR‖ reach (the Frobenius norm bounds the spectral one).
+inline double travelBound(const core::Vec3& x0, const core::Mat3& R0, const core::Vec3& x1,
+                          const core::Mat3& R1, double reach) {
+  return (x1 - x0).norm() + (R1 - R0).norm() * reach;
+}
+
 // Where `object`, if the step does not flow it, is at `instant` (a fraction of a step of
 // `timeStep`): a kinematic body moves at the velocity Bullet gave it
 // (btRigidBody::saveKinematicState) and reaches its world transform at the end of the step; any
@@ -540,9 +547,8 @@ class VariationalStep {
   using StateOf = const core::BodyState* (VariationalStep::*)(int) const;
   // Where the pair's step bodies are at `stateOf`'s states (a fixed side's pose is left as it is).
   void posesOf(const CandidatePair& pair, StateOf stateOf, Pose poses[2]) const;
-  // A lower bound (m) of the pair's gap at `stateOf`'s states, from its `gap` at the poses `then`:
-  // a rigid motion moves no point further than |Δx| + ‖ΔR‖ reach (Frobenius norm ≥ the spectral
-  // one).
+  // A lower bound (m) of the pair's gap at `stateOf`'s states, from its `gap` at the poses `then`,
+  // less each body's travelBound since.
   double gapLessMotion(double gap, const CandidatePair& pair, const Pose then[2],
                        StateOf stateOf) const;
   // A lower bound of pair p's gap at its bodies' poses now (m), with no gap query where the last

@@ -48,9 +48,8 @@ bool VariationalStep::closesAfterHold(Island& island, int id) {
   if (island.pairs.size() > pairs) return true;
   // A creeping pile's pair that its unconverged hold leaves sinking by less than kQuietDepth is
   // taken back by the next step's hold, whose allowance pushes it apart. Landed inside the step,
-  // each such pair held the whole pile again, with the same crawl, and left others sinking: a
-  // pyramid of 55 boxes dropped from 4 cm gaps went on landing two to four times a step and never
-  // came to rest (docs/measurements.md).
+  // each such pair would hold the whole pile again, with the same crawl, and leave others sinking:
+  // the pile would never come to rest.
   const bool creeping = isCreeping(island);
   return std::any_of(island.pairs.begin(), island.pairs.end(), [&](int p) {
     const double trialGap = trialGapAtLeast(p);
@@ -64,7 +63,7 @@ bool VariationalStep::isCreeping(const Island& island) const {
     const StepBody& now = m_bodies[body];
     const core::BodyState& end = m_trial[body];
     return !jointed(body) &&
-           (end.x - now.state.x).norm() + (end.R - now.state.R).norm() * now.reach <= kQuietDepth;
+           travelBound(now.state.x, now.state.R, end.x, end.R, now.reach) <= kQuietDepth;
   });
 }
 
