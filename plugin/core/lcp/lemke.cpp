@@ -1,5 +1,6 @@
 #include "carom/core/lcp/lemke.h"
 
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -14,9 +15,6 @@ namespace {
 // Two ratios closer than this (relative to the larger, floored at 1) count as a tie in the
 // lexicographic test. Dimensionless; 1e-12 sits above the round-off of a few hundred pivots.
 constexpr double kTieTolerance = 1e-12;
-
-// Problems this large or larger have their pivots' products taken over nonzeros (Tableau).
-constexpr Eigen::Index kSparseFrom = 32;
 
 // B⁻¹'s storage is kept per thread from solve to solve up to this many entries (2 MB: the LCPs of
 // an impact of 32 contacts have up to 352 unknowns): the sequence of LCPs of a simultaneous impact
@@ -58,12 +56,12 @@ class Variables {
 // lexicographically positive basis stays so under the lexicographic ratio rule, so no basis
 // repeats and Lemke cannot cycle).
 //
-// A pivot's work is in its entering column B⁻¹ a_v and its update of B⁻¹, each n² dense. Both
-// are done over nonzeros only: M's columns (a contact problem's coupling is sparse: a contact
-// meets those of its own two bodies) and the pivot row of B⁻¹ (the identity's, until the
-// variables entered so far fill it in). The products are the dense ones less terms that are
-// exactly zero, so the pivots are the same, at a fraction of the dense cost on a contact problem
-// (BM_RouthBoxStackStep, docs/measurements.md).
+// A pivot's work is in its entering column B⁻¹ a_v and its update of B⁻¹. Both run over the
+// columns of B⁻¹ that pivots have changed, `pivoted_`: B⁻¹ starts as I, and a pivot on row r
+// changes only columns whose pivot-row entry is nonzero, the row r's own among them; every other
+// column stays e_j, exactly. So B⁻¹a is a's entries in the unit columns plus a product over the
+// pivoted ones, and the rank-one update touches the pivoted columns only: the work per pivot is
+// n times the rows pivoted so far, not n², on a contact problem's dense columns.
 class Tableau {
  public:
   Tableau(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& d)
@@ -73,10 +71,13 @@ class Tableau {
         vars_(q.size()),
         basis_(q.size()),
         inverse_(inverseStorage(q.size(), ownInverse_), q.size(), q.size()),
-        values_(q) {
-    inverse_.setIdentity();
+        values_(q),
+        isPivoted_(static_cast<std::size_t>(q.size()), 0) {
+    inverse_.setZero();  // then I: setIdentity tests every entry for the diagonal
+    inverse_.diagonal().setOnes();
     for (Eigen::Index i = 0; i < size(); ++i)
       basis_[i] = i;  // start from w = q
+    pivoted_.reserve(static_cast<std::size_t>(size()));
   }
 
   Eigen::Index size() const { return q_.size(); }
@@ -91,23 +92,27 @@ class Tableau {
     } else if (vars_.isZ(v)) {
       negatedInverseTimes(M_.col(v - size()), column);
     } else {
-      column.noalias() = -inverse_ * d_;
+      negatedInverseTimes(d_, column);
     }
   }
 
   // Gauss–Jordan pivot: `entering` replaces the basic variable of `row`; returns that variable.
   Eigen::Index pivot(Eigen::Index row, Eigen::Index entering, const Eigen::VectorXd& column) {
     const double p = column(row);
-    inverse_.row(row) /= p;
+    if (!isPivoted_[static_cast<std::size_t>(row)]) {  // its column leaves e_row now
+      isPivoted_[static_cast<std::size_t>(row)] = 1;
+      pivoted_.push_back(row);
+    }
     values_(row) /= p;
     factors_ = column;
     factors_(row) = 0.0;
-    pivotRow_ = inverse_.row(row);
-    if (!sparseEntries(pivotRow_)) {
-      inverse_.noalias() -= factors_ * pivotRow_;
-    } else {
-      for (const Eigen::Index c : nonzero_)
-        inverse_.col(c) -= factors_ * pivotRow_(c);
+    // Row `row` of B⁻¹ is zero outside the pivoted columns (each unit column's one nonzero lies
+    // in its own row), so the scaling and the update are taken over those.
+    for (const Eigen::Index c : pivoted_) {
+      double& entry = inverse_(row, c);
+      if (entry == 0.0) continue;
+      entry /= p;
+      inverse_.col(c) -= factors_ * entry;
     }
     values_ -= factors_ * values_(row);
     const Eigen::Index leaving = basis_[row];
@@ -122,16 +127,17 @@ class Tableau {
   Eigen::Index lexicographicMinimum(std::vector<Eigen::Index>& rows,
                                     const Eigen::VectorXd& divisor) const {
     for (Eigen::Index key = -1; key < size() && rows.size() > 1; ++key) {
-      const auto ratio = [&](Eigen::Index i) {
-        return (key < 0 ? values_(i) : inverse_(i, key)) / divisor(i);
-      };
-      double least = ratio(rows.front());
-      for (Eigen::Index i : rows)
-        least = std::min(least, ratio(i));
+      ratios_.resize(rows.size());  // each row's ratio, divided once
+      double least = std::numeric_limits<double>::infinity();
+      for (std::size_t k = 0; k < rows.size(); ++k) {
+        const Eigen::Index i = rows[k];
+        ratios_[k] = (key < 0 ? values_(i) : inverse_(i, key)) / divisor(i);
+        least = std::min(least, ratios_[k]);
+      }
       const double slack = kTieTolerance * std::max(1.0, std::abs(least));
       std::size_t tied = 0;
-      for (const Eigen::Index i : rows) {
-        if (ratio(i) <= least + slack) rows[tied++] = i;
+      for (std::size_t k = 0; k < rows.size(); ++k) {
+        if (ratios_[k] <= least + slack) rows[tied++] = rows[k];
       }
       rows.resize(tied);
       if (key < 0) {
@@ -159,7 +165,9 @@ class Tableau {
         residual += d_ * values_(i);
       }
     }
-    const Eigen::VectorXd refined = values_ + inverse_ * residual;
+    Eigen::VectorXd correction;
+    negatedInverseTimes(residual, correction);
+    const Eigen::VectorXd refined = values_ - correction;
     Eigen::VectorXd z = Eigen::VectorXd::Zero(size());
     for (Eigen::Index i = 0; i < size(); ++i) {
       // Basic values are non-negative by the ratio test; clip round-off below zero here so that
@@ -170,30 +178,19 @@ class Tableau {
   }
 
  private:
-  // Whether x is sparse: its nonzero entries, listed in nonzero_, are at most half of them (else x
-  // is dense enough for the dense product's speed to win). Not below kSparseFrom entries, where
-  // finding them costs more than the dense product (the paper's examples' steps took 18 % longer).
-  template <typename Vector>
-  bool sparseEntries(const Eigen::MatrixBase<Vector>& x) const {
-    nonzero_.clear();
-    if (x.size() < kSparseFrom) return false;
-    for (Eigen::Index i = 0; i < x.size(); ++i) {
-      if (x(i) != 0.0) nonzero_.push_back(i);
-      if (2 * static_cast<Eigen::Index>(nonzero_.size()) > x.size()) return false;
-    }
-    return !nonzero_.empty();
-  }
-
-  // −B⁻¹ x into `product`, over x's nonzero entries where it is sparse.
+  // −B⁻¹ x into `product`: x's entries at the unit columns, the pivoted columns' products, in
+  // the order of x's entries.
   template <typename Vector>
   void negatedInverseTimes(const Eigen::MatrixBase<Vector>& x, Eigen::VectorXd& product) const {
-    if (!sparseEntries(x)) {
-      product.noalias() = -inverse_ * x;
-      return;
-    }
     product.setZero(size());
-    for (const Eigen::Index i : nonzero_)
-      product -= inverse_.col(i) * x(i);
+    for (Eigen::Index i = 0; i < size(); ++i) {
+      if (x(i) == 0.0) continue;
+      if (isPivoted_[static_cast<std::size_t>(i)]) {
+        product -= inverse_.col(i) * x(i);
+      } else {
+        product(i) -= x(i);
+      }
+    }
   }
 
   const Eigen::MatrixXd& M_;
@@ -204,10 +201,14 @@ class Tableau {
   std::vector<double> ownInverse_;       // B⁻¹'s storage where inverseStorage gives none
   Eigen::Map<Eigen::MatrixXd> inverse_;  // B⁻¹
   Eigen::VectorXd values_;               // B⁻¹ q: the basic variables' values
-  // Scratch of pivot and sparseEntries, kept so that a pivot allocates nothing.
+  // The rows pivoted on so far, whose columns of B⁻¹ are no longer unit columns, as a list and
+  // as flags (char, not std::vector<bool>: read in every product).
+  std::vector<Eigen::Index> pivoted_;
+  std::vector<char> isPivoted_;
+  // Scratch kept so that a pivot allocates nothing: the pivot's multipliers, the ratio test's
+  // ratios.
   Eigen::VectorXd factors_;
-  Eigen::RowVectorXd pivotRow_;
-  mutable std::vector<Eigen::Index> nonzero_;
+  mutable std::vector<double> ratios_;
 };
 
 Eigen::VectorXd coveringVectorFor(const LemkeOptions& options, Eigen::Index n) {
@@ -270,10 +271,15 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
     entering = vars.complement(leaving);
     tableau.column(entering, column);
     const double floor = options.pivotTolerance * column.lpNorm<Eigen::Infinity>();
-    candidates.clear();
+    // Without a branch per row: which rows pass is data, and mispredicted it cost more than the
+    // test.
+    candidates.resize(static_cast<std::size_t>(n));
+    std::size_t count = 0;
     for (Eigen::Index i = 0; i < n; ++i) {
-      if (column(i) > floor && column(i) > 0.0) candidates.push_back(i);
+      candidates[count] = i;
+      count += static_cast<std::size_t>((column(i) > floor) & (column(i) > 0.0));
     }
+    candidates.resize(count);
     if (candidates.empty()) {
       return unsolved(evaluate(tableau.solutionZ(), pivots), LcpStatus::kRayTermination,
                       "Lemke: secondary ray after " + std::to_string(pivots) + " pivots (" +
