@@ -5,11 +5,16 @@
 // solver.threads), which another busy process on the machine disturbs less than wall time; the
 // wall time per step and its ratio are printed beside them.
 //
+// A round's three runs are pinned to one CPU, the rounds taking the CPUs the process may use in
+// turn: cores can differ (on the development VM one core ran the same code 1.4–1.5× slower than
+// the other for minutes at a time), and a ratio of two runs on different cores measures the cores.
+// lcp mode's helper threads then share that CPU, which leaves its CPU time as it is and makes its
+// wall time one core's.
+//
 // Usage: carom-scene-bench [--rounds=N] [steps] [seconds] [scene ...]
 //   rounds   times each scene's three modes are run, back to back (default 1); with more, each
 //            mode's row gives the median over the rounds of its ms/step and of its ratio to stock
-//            Bullet's run of the same round: stock Bullet's own time here moves by up to half
-//            from run to run, and a ratio taken within a round follows it
+//            Bullet's run of the same round (on the same CPU)
 //   steps    steps timed per scene and mode (default 60: 1 s at 60 Hz)
 //   seconds  stepping CPU time after which a run stops early and says how many steps it took
 //            (default 5); a single step still running at 4× this (plus 10 s) is reported as not
@@ -22,6 +27,7 @@
 //            BenchmarkDemo stacks them), ragdolls-pile (their steps 85 on, as they land on each
 //            other); default bin, pyramid and balls.
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -108,8 +114,21 @@ Run runScene(const Scene& scene, SolverKind kind, int steps, double cap) {
   return run;
 }
 
-// Runs `scene` in a child process: a step that does not finish cannot hang the benchmark.
-std::optional<Run> runIsolated(const Scene& scene, SolverKind kind, int steps, double cap) {
+// The CPUs this process may run on; empty where the system does not say.
+std::vector<int> allowedCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+  return cpus;
+}
+
+// Runs `scene` in a child process pinned to `cpu` (none where negative): a step that does not
+// finish cannot hang the benchmark.
+std::optional<Run> runIsolated(const Scene& scene, SolverKind kind, int steps, double cap,
+                               int cpu) {
   int channel[2];
   if (pipe(channel) != 0) return std::nullopt;
   std::fflush(stdout);
@@ -117,6 +136,14 @@ std::optional<Run> runIsolated(const Scene& scene, SolverKind kind, int steps, d
   if (child == 0) {
     close(channel[0]);
     Run run;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    if (cpu >= 0) CPU_SET(cpu, &one);
+    if (cpu >= 0 && sched_setaffinity(0, sizeof one, &one) != 0) {
+      std::snprintf(run.error, sizeof run.error, "could not pin the run to CPU %d", cpu);
+      const ssize_t written = write(channel[1], &run, sizeof run);
+      _exit(written == static_cast<ssize_t>(sizeof run) ? 0 : 1);
+    }
     try {
       run = runScene(scene, kind, steps, cap);
     } catch (const carom::Error& error) {  // a mode that fails the scene says so in its row
@@ -148,10 +175,13 @@ double median(std::vector<double> values) {
 // mode the last round's run with its times replaced by their medians over the rounds, or nothing
 // where it failed (a mode that fails is not run again).
 std::vector<std::optional<Run>> compare(const Scene& scene, int steps, double cap, int rounds) {
+  const std::vector<int> cpus = allowedCpus();
   std::printf("\n%s: %d dynamic bodies, %d steps at 60 Hz%s or %g s of stepping per mode%s\n",
               scene.name.c_str(), scene.bodies, steps,
               scene.skip > 0 ? (" after " + std::to_string(scene.skip)).c_str() : "", cap,
               rounds > 1 ? (", median of " + std::to_string(rounds) + " rounds").c_str() : "");
+  std::printf("  %s\n", cpus.empty() ? "runs not pinned: the CPUs this process may use are unknown"
+                                     : "each round's runs pinned to one CPU, rounds taking turns");
   std::printf("  %-12s %6s %10s %9s %10s %8s %12s %14s %8s %10s %11s %12s\n", "mode", "steps",
               "ms/step", "x bullet", "wall ms", "x wall", "dE/E0 (run)", "max gain/E0", "impacts",
               "evts/step", "probes/evt", "queries/evt");
@@ -161,9 +191,10 @@ std::vector<std::optional<Run>> compare(const Scene& scene, int steps, double ca
   // Per mode and round: ms/step, wall ms/step, and their ratios to the round's bullet run.
   std::vector<std::vector<double>> cpu(3), wall(3), cpuRatio(3), wallRatio(3);
   for (int round = 0; round < rounds; ++round) {
+    const int pinned = cpus.empty() ? -1 : cpus[static_cast<std::size_t>(round) % cpus.size()];
     for (int mode = 0; mode < 3; ++mode) {
       if (failed[mode]) continue;
-      std::optional<Run> run = runIsolated(scene, kinds[mode], steps, cap);
+      std::optional<Run> run = runIsolated(scene, kinds[mode], steps, cap, pinned);
       const char* name = carom::toString(kinds[mode]);
       if (!run) {
         std::printf("  %-12s did not finish a step within the run's limit (killed)\n", name);
