@@ -5,6 +5,8 @@
 // stops the run (__builtin_trap), a finding.
 #include <fuzzer/FuzzedDataProvider.h>
 
+#include <Eigen/Eigenvalues>
+#include <cfloat>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -54,6 +56,17 @@ impact::ContactBody bodyFrom(FuzzedDataProvider& data, bool movable) {
   return body;
 }
 
+// The kinetic energy a law keeps or loses is exact only to round-off, which grows with the
+// conditioning of the contact's inverse mass matrix K: the impulse x = K⁻¹u is solved in double
+// precision, and the energy change of the strict map, 2xᵀ(Kx − u), is of the order of
+// ε cond(K) T. The bodies drawn here (moments 1e-4 to 10 kg m²) give cond(K) up to about 1e7: a
+// rough strict map with cond(K) = 6.1e6 changed T by 5.7e-8 of it (42 ε cond(K)). Relative to T.
+double roundOffOf(const impact::Contact& contact) {
+  const Eigen::SelfAdjointEigenSolver<Mat3> eigen(impact::inverseMassMatrix(contact));
+  const double smallest = eigen.eigenvalues()(0), largest = eigen.eigenvalues()(2);
+  return smallest > 0 ? 1e3 * DBL_EPSILON * largest / smallest : INFINITY;
+}
+
 void checkLaw(FuzzedDataProvider& data) {
   const bool movableA = data.ConsumeBool();
   impact::Contact contact{bodyFrom(data, movableA), bodyFrom(data, true), vectorIn(data, 1),
@@ -78,7 +91,7 @@ void checkLaw(FuzzedDataProvider& data) {
           outcome.linearVelocityB.allFinite() && outcome.angularVelocityB.allFinite() &&
           outcome.impulse.allFinite() && std::isfinite(outcome.energyChange));
   const double before = impact::kineticEnergy(contact);
-  const double scale = before + 1e-12;
+  const double tolerance = (1e-8 + roundOffOf(contact)) * (before + 1e-12);
   if (movableA) {
     const auto momentum = [&](const Vec3& va, const Vec3& vb) {
       return (va / contact.a.inverseMass + vb / contact.b.inverseMass).eval();
@@ -89,10 +102,10 @@ void checkLaw(FuzzedDataProvider& data) {
   }
   if (!outcome.resolved) return;
   if (material.impact == impact::ImpactLawKind::kStrict && material.restitution == 1.0)
-    require(std::abs(outcome.energyChange) <= 1e-8 * scale);
+    require(std::abs(outcome.energyChange) <= tolerance);
   if (material.impact == impact::ImpactLawKind::kStrict ||
       material.impact == impact::ImpactLawKind::kStronge)
-    require(outcome.energyChange <= 1e-8 * scale);
+    require(outcome.energyChange <= tolerance);
 }
 
 void checkLemke(FuzzedDataProvider& data) {
