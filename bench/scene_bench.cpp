@@ -141,13 +141,12 @@ std::optional<Run> runIsolated(const Scene& scene, SolverKind kind, int steps, d
     if (cpu >= 0) CPU_SET(cpu, &one);
     if (cpu >= 0 && sched_setaffinity(0, sizeof one, &one) != 0) {
       std::snprintf(run.error, sizeof run.error, "could not pin the run to CPU %d", cpu);
-      const ssize_t written = write(channel[1], &run, sizeof run);
-      _exit(written == static_cast<ssize_t>(sizeof run) ? 0 : 1);
-    }
-    try {
-      run = runScene(scene, kind, steps, cap);
-    } catch (const carom::Error& error) {  // a mode that fails the scene says so in its row
-      std::snprintf(run.error, sizeof run.error, "%s", error.what());
+    } else {
+      try {
+        run = runScene(scene, kind, steps, cap);
+      } catch (const carom::Error& error) {  // a mode that fails the scene says so in its row
+        std::snprintf(run.error, sizeof run.error, "%s", error.what());
+      }
     }
     const ssize_t written = write(channel[1], &run, sizeof run);
     _exit(written == static_cast<ssize_t>(sizeof run) ? 0 : 1);
