@@ -111,28 +111,31 @@ bool hasExactCoreGap(const btCollisionShape& a, const btCollisionShape& b) {
   return (ellipsoidA && (ellipsoidB || boxB)) || (boxA && ellipsoidB);
 }
 
-Gap exactCoreGap(const Gap& start, const btConvexShape& a, const btTransform& ta,
-                 const btConvexShape& b, const btTransform& tb) {
+namespace {
+
+// The cores' closest pair by projections started from `onCoreB` (world): none where the cores
+// overlap (a point falls inside one) or the projections have not converged within their bound.
+std::optional<Gap> projectedGap(const btVector3& onCoreB, const btConvexShape& a,
+                                const btTransform& ta, const btConvexShape& b,
+                                const btTransform& tb) {
   // x on A's core, G(x) = P_A(P_B(x)) (von Neumann's alternating projections), whose fixed point
-  // is the end on A of the cores' closest pair. It starts from GJK's witness on B's core, outside
-  // A's where the cores are apart (B's surface point may lie inside A's core, the shapes
-  // overlapping by more than A's margin).
+  // is the end on A of the cores' closest pair.
   const Core coreA(a, ta), coreB(b, tb);
-  std::optional<btVector3> x = coreA.closestPoint(start.pointOnB - start.normal * coreB.margin);
+  std::optional<btVector3> x = coreA.closestPoint(onCoreB);
   AndersonMixing mixing;
   for (int round = 0; x && round < kMaxRounds; ++round) {
     const std::optional<btVector3> onB = coreB.closestPoint(*x);
     const std::optional<btVector3> image = onB ? coreA.closestPoint(*onB) : std::nullopt;
-    if (!image) return start;
+    if (!image) return std::nullopt;
     if ((*image - *x).length() > kConverged) {
       x = mixing.next(*x, *image);
       continue;
     }
     const std::optional<btVector3> closestB = coreB.closestPoint(*image);
-    if (!closestB) return start;
+    if (!closestB) return std::nullopt;
     const btVector3 apart = *image - *closestB;
     const btScalar length = apart.length();
-    if (!(length > 0)) return start;
+    if (!(length > 0)) return std::nullopt;
     Gap g;
     g.normal = apart / length;
     g.distance = length - coreA.margin - coreB.margin;
@@ -140,7 +143,28 @@ Gap exactCoreGap(const Gap& start, const btConvexShape& a, const btTransform& ta
     g.pointOnB = *closestB + g.normal * coreB.margin;
     return g;
   }
-  return start;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Gap exactCoreGap(const Gap& start, const btConvexShape& a, const btTransform& ta,
+                 const btConvexShape& b, const btTransform& tb) {
+  // From GJK's witness on B's core, outside A's where the cores are apart (B's surface point may
+  // lie inside A's core, the shapes overlapping by more than A's margin).
+  return projectedGap(start.pointOnB - start.normal * b.getMargin(), a, ta, b, tb).value_or(start);
+}
+
+Gap exactCoreGap(CoreWitness& witness, const btConvexShape& a, const btTransform& ta,
+                 const btConvexShape& b, const btTransform& tb) {
+  std::optional<Gap> g;
+  if (witness.onCoreB) g = projectedGap(tb * *witness.onCoreB, a, ta, b, tb);
+  if (!g) g = gap(a, ta, b, tb);  // GJK's start
+  // Where the cores overlap the projections cannot start: GJK's answer is asked at once next time.
+  const bool apart = g->distance + a.getMargin() + b.getMargin() > 0;
+  witness.onCoreB =
+      apart ? std::optional(tb.invXform(g->pointOnB - g->normal * b.getMargin())) : std::nullopt;
+  return *g;
 }
 
 }  // namespace carom::detail

@@ -9,6 +9,8 @@
 
 #include <BulletCollision/CollisionShapes/btConvexShape.h>
 
+#include <optional>
+
 #include "carom/bullet/ellipsoid_shape.h"
 #include "carom/bullet/gap.h"
 
@@ -25,6 +27,21 @@ bool hasExactCoreGap(const btCollisionShape& a, const btCollisionShape& b);
 // point. `start` itself where the cores overlap (the shapes overlapping by more than their
 // margins) or where the projections have not converged within their bound.
 Gap exactCoreGap(const Gap& start, const btConvexShape& a, const btTransform& ta,
+                 const btConvexShape& b, const btTransform& tb);
+
+// A pair's last closest point on B's core, in B's frame (its shape's, as the pair's query has it).
+// The variational step asks the same pair's gap many times in a step at nearby poses (a root
+// search's probes, the gaps after each event): started there, the projections need no GJK first.
+struct CoreWitness {
+  std::optional<btVector3> onCoreB;  // none before the first query, or where the cores overlapped
+};
+
+// The gap carom::gap gives an ellipsoid pair (hasExactCoreGap), its projections started from the
+// witness, which it then moves to the new closest point. Where they cannot start there or do not
+// converge, carom::gap's own (GJK's start). The same closest pair to the projections' tolerance
+// (the distance to round-off: a witness 1e-10 m along the surface changes it by its square over
+// the radius of curvature).
+Gap exactCoreGap(CoreWitness& witness, const btConvexShape& a, const btTransform& ta,
                  const btConvexShape& b, const btTransform& tb);
 
 }  // namespace carom::detail

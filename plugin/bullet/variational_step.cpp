@@ -733,6 +733,7 @@ PairGeometry VariationalStep::geometryAt(const CandidatePair& pair, const core::
                                          const core::BodyState* b, double instant) const {
   PairGeometry geometry{{pair.a->getCollisionShape(), pair.b->getCollisionShape()},
                         {poseAt(*pair.a, a, instant), poseAt(*pair.b, b, instant)}};
+  geometry.witness = &pair.witness;
   const int children[2] = {pair.childA, pair.childB};
   for (int side = 0; side < 2; ++side) {
     if (children[side] == kWholeShape) continue;

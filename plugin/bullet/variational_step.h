@@ -123,6 +123,9 @@ struct CandidatePair {
   // Its two bodies' bounding spheres stay apart over their motion (world_distant_pairs.cpp): it
   // joins no island, and wakes when either body's motion changes so that they may meet.
   bool distant = false;
+  // Where its next exact gap starts, if an ellipsoid pair: kept through the step's queries of the
+  // pair (geometryAt hands it to gapOf), which move it, whatever else of the pair is constant.
+  mutable detail::CoreWitness witness{};
 };
 
 // One contact point of a pair, in the core's convention (normal from A into B).

@@ -36,6 +36,12 @@ Gap gapOf(const PairGeometry& geometry) {
         static_cast<const btTriangleShape&>(*geometry.shape[1 - side]), geometry.frame[1 - side]);
     if (behind) return side == 0 ? *behind : reversed(*behind);
   }
+  if (geometry.witness != nullptr &&
+      detail::hasExactCoreGap(*geometry.shape[0], *geometry.shape[1])) {
+    return detail::exactCoreGap(
+        *geometry.witness, static_cast<const btConvexShape&>(*geometry.shape[0]), geometry.frame[0],
+        static_cast<const btConvexShape&>(*geometry.shape[1]), geometry.frame[1]);
+  }
   Gap g = gap(*geometry.shape[0], geometry.frame[0], *geometry.shape[1], geometry.frame[1]);
   for (int side = 0; side < 2; ++side) {
     if (geometry.neighbours[side] == nullptr) continue;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "carom/bullet/gap.h"
+#include "exact_core_gap.h"
 
 namespace carom {
 
@@ -25,6 +26,8 @@ struct PairGeometry {
   bool solidBehind[2] = {false, false};
   // A mesh triangle's neighbours (mesh_triangles.h), null for any other side.
   const TriangleNeighbours* neighbours[2] = {nullptr, nullptr};
+  // The pair's witness for an ellipsoid pair's exact gap (detail::exactCoreGap), or null.
+  detail::CoreWitness* witness = nullptr;
 };
 
 // The pair's signed gap at those poses (carom::gap; behind a solidBehind triangle,

@@ -17,6 +17,7 @@
 #include "carom/bullet/ellipsoid_shape.h"
 #include "carom/core/sdf.h"
 #include "carom/error.h"
+#include "exact_core_gap.h"
 #include "support/random.h"
 
 namespace carom {
@@ -272,6 +273,57 @@ TEST(Gap, EllipsoidsAreExactWhereTheyTouch) {
       expectPlaced(gap(b, poseB, a, poseA), expected, pA + expected * n, -n);
     }
   }
+}
+
+// The variational step's queries of one pair, started from the pair's last witness
+// (detail::exactCoreGap with a CoreWitness): the same placed gaps, whether the last query was at a
+// nearby pose (B rolling round A at each gap of kGaps) or anywhere (a witness carried across
+// unrelated placements is a poor start, from which the projections must still converge).
+TEST(Gap, EllipsoidGapsFromTheLastWitnessAreThePlacedOnes) {
+  const Vec3 axesA(0.18, 0.1, 0.13), axesB(0.12, 0.08, 0.15);
+  const EllipsoidShape a(toBt(axesA)), b(toBt(axesB));
+  test::Random random(9);
+  detail::CoreWitness carried;
+  for (const double expected : kGaps) {
+    detail::CoreWitness rolling;
+    const btTransform poseA = toBt(random.rotation(), random.vector(1.0));
+    const Vec3 onB = random.unitVector();
+    for (int i = 0; i < 40; ++i) {
+      const double angle = 0.01 * i;  // rad: A's surface point moves by about a millimetre a query
+      const SurfacePoint onA =
+          onEllipsoid(axesA, Vec3(std::cos(angle), std::sin(angle), 0.3).normalized());
+      const Vec3 pA = toEigen(poseA * toBt(onA.point));
+      const Vec3 n = toEigen(poseA.getBasis() * toBt(onA.normal));
+      const btTransform poseB = touching(onEllipsoid(axesB, onB), pA + expected * n, -n, random);
+      expectPlaced(detail::exactCoreGap(rolling, a, poseA, b, poseB), expected, pA, n);
+      expectPlaced(detail::exactCoreGap(carried, a, poseA, b, poseB), expected, pA, n);
+      EXPECT_TRUE(rolling.onCoreB.has_value()) << "gap " << expected;  // within the margins
+    }
+  }
+}
+
+// Overlapping by more than their margins, the cores overlap and have no closest pair: the witness
+// gives carom::gap's answer (GJK and EPA's) and is let go, and the next query apart is exact again.
+TEST(Gap, EllipsoidWitnessIsLetGoWhereTheCoresOverlap) {
+  const Vec3 axes(0.18, 0.1, 0.13);
+  const EllipsoidShape a(toBt(axes)), b(toBt(axes));
+  const btTransform poseA = toBt(Mat3::Identity(), Vec3::Zero());
+  const double margins = a.getMargin() + b.getMargin();
+  detail::CoreWitness witness;
+  const auto placed = [&](double distance) {  // B beside A along x, their x semi-axes facing
+    return toBt(Mat3::Identity(), Vec3(2 * axes.x() + distance, 0, 0));
+  };
+  expectPlaced(detail::exactCoreGap(witness, a, poseA, b, placed(1e-3)), 1e-3, Vec3(axes.x(), 0, 0),
+               Vec3::UnitX());
+  ASSERT_TRUE(witness.onCoreB.has_value());
+  const btTransform deep = placed(-2 * margins);
+  const Gap overlapping = detail::exactCoreGap(witness, a, poseA, b, deep);
+  EXPECT_EQ(overlapping.distance, gap(a, poseA, b, deep).distance);
+  EXPECT_LT(overlapping.distance, -margins);
+  EXPECT_FALSE(witness.onCoreB.has_value());
+  expectPlaced(detail::exactCoreGap(witness, a, poseA, b, placed(0.0)), 0.0, Vec3(axes.x(), 0, 0),
+               Vec3::UnitX());
+  EXPECT_TRUE(witness.onCoreB.has_value());
 }
 
 // An ellipsoid against a box's rounded edges and corners (Bullet's box: its core half extents
