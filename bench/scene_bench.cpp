@@ -1,6 +1,7 @@
 // The same Bullet scenes stepped by stock Bullet (solver.kind = bullet), carom's lcp mode and its
 // variational mode, side by side: time per step, its ratio to stock Bullet measured in the same
-// run, energy drift and, in variational mode, the impact search's work per event. Times are CPU
+// run, energy drift, the deepest overlap of any two shapes after a step and, in variational mode,
+// the impact search's work per event. Times are CPU
 // time of the run's process, all its threads (lcp mode's impact groups may use several:
 // solver.threads), which another busy process on the machine disturbs less than wall time; the
 // wall time per step and its ratio are printed beside them.
@@ -42,6 +43,7 @@
 #include <string>
 #include <vector>
 
+#include "carom/bullet/gap.h"
 #include "carom/error.h"
 #include "scenes.h"
 
@@ -56,6 +58,7 @@ struct Run {
   double wallMsPerStep = 0;  // elapsed time
   double energyChange = 0;   // (E_end − E_0) / E_0
   double largestGain = 0;    // largest one-step energy increase / E_0: energy made by the solver
+  double deepest = 0;        // the deepest overlap of two shapes after any step (m, ≥ 0)
   long impacts = 0;
   long events = 0;      // StepDiagnostics::impacts (landings included), summed (variational mode)
   long probes = 0;      // StepDiagnostics::locationProbes, summed
@@ -69,6 +72,26 @@ struct Scene {
   std::function<void(World&)> build;
   int skip = 0;  // steps taken untimed first
 };
+
+// How deep two shapes overlap after the step (m, 0 where none does): carom::gap, exact for the
+// scenes' spheres, boxes and ellipsoids, over the broadphase's pairs with a dynamic body. The same
+// measure for every mode, where each mode's own contacts (Bullet's manifolds, carom's contacts)
+// would measure it differently.
+double deepestOverlap(const carom::DynamicsWorld& world) {
+  double deepest = 0;
+  const btOverlappingPairCache& cache = *world.getBroadphase()->getOverlappingPairCache();
+  for (int i = 0; i < cache.getNumOverlappingPairs(); ++i) {
+    const btBroadphasePair& pair = cache.getOverlappingPairArrayPtr()[i];
+    const auto* a = static_cast<const btCollisionObject*>(pair.m_pProxy0->m_clientObject);
+    const auto* b = static_cast<const btCollisionObject*>(pair.m_pProxy1->m_clientObject);
+    if (a->isStaticOrKinematicObject() && b->isStaticOrKinematicObject()) continue;
+    if (!a->checkCollideWith(b) || !b->checkCollideWith(a)) continue;  // a ragdoll's jointed links
+    const carom::Gap g = carom::gap(*a->getCollisionShape(), a->getWorldTransform(),
+                                    *b->getCollisionShape(), b->getWorldTransform());
+    deepest = std::max(deepest, -g.distance);
+  }
+  return deepest;
+}
 
 // `clock`'s time (ms): CLOCK_PROCESS_CPUTIME_ID (CPU time of every thread of the process: each
 // run is a process of its own) or CLOCK_MONOTONIC (wall time).
@@ -99,6 +122,7 @@ Run runScene(const Scene& scene, SolverKind kind, int steps, double cap) {
     const double energy = carom::test::totalEnergy(world.world());  // outside the timing
     run.largestGain = std::max(run.largestGain, (energy - previous) / std::abs(e0));
     previous = energy;
+    run.deepest = std::max(run.deepest, deepestOverlap(world.world()));  // outside the timing too
     // A game reads a step's impacts and clears them before the next: kept for the whole run, their
     // list's growth would be timed as the step's.
     run.impacts += static_cast<long>(world.world().getImpactEvents().size());
@@ -181,9 +205,9 @@ std::vector<std::optional<Run>> compare(const Scene& scene, int steps, double ca
               rounds > 1 ? (", median of " + std::to_string(rounds) + " rounds").c_str() : "");
   std::printf("  %s\n", cpus.empty() ? "runs not pinned: the CPUs this process may use are unknown"
                                      : "each round's runs pinned to one CPU, rounds taking turns");
-  std::printf("  %-12s %6s %10s %9s %10s %8s %12s %14s %8s %10s %11s %12s\n", "mode", "steps",
-              "ms/step", "x bullet", "wall ms", "x wall", "dE/E0 (run)", "max gain/E0", "impacts",
-              "evts/step", "probes/evt", "queries/evt");
+  std::printf("  %-12s %6s %10s %9s %10s %8s %12s %14s %12s %8s %10s %11s %12s\n", "mode", "steps",
+              "ms/step", "x bullet", "wall ms", "x wall", "dE/E0 (run)", "max gain/E0",
+              "overlap mm", "impacts", "evts/step", "probes/evt", "queries/evt");
   const SolverKind kinds[] = {SolverKind::bullet, SolverKind::lcp, SolverKind::variational};
   std::vector<std::optional<Run>> runs(3);
   std::vector<bool> failed(3, false);
@@ -224,11 +248,12 @@ std::vector<std::optional<Run>> compare(const Scene& scene, int steps, double ca
     const double ratio = cpuRatio[mode].empty() ? NAN : median(cpuRatio[mode]);
     const double wallOver = wallRatio[mode].empty() ? NAN : median(wallRatio[mode]);
     const double events = std::max(1L, run->events);
-    std::printf("  %-12s %6d %10.3f %9.2f %10.3f %8.2f %12.3e %14.3e %8ld %10.1f %11.1f %12.1f\n",
-                carom::toString(kinds[mode]), run->steps, run->msPerStep, ratio, run->wallMsPerStep,
-                wallOver, run->energyChange, run->largestGain, run->impacts,
-                static_cast<double>(run->events) / run->steps, run->probes / events,
-                run->gapQueries / events);
+    std::printf(
+        "  %-12s %6d %10.3f %9.2f %10.3f %8.2f %12.3e %14.3e %12.3f %8ld %10.1f %11.1f %12.1f\n",
+        carom::toString(kinds[mode]), run->steps, run->msPerStep, ratio, run->wallMsPerStep,
+        wallOver, run->energyChange, run->largestGain, 1e3 * run->deepest, run->impacts,
+        static_cast<double>(run->events) / run->steps, run->probes / events,
+        run->gapQueries / events);
   }
   std::fflush(stdout);
   return runs;
