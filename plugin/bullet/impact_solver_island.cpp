@@ -70,7 +70,8 @@ void addPatchCorners(Island& island, int bodyA, int bodyB, const btPersistentMan
   const Gap gap = gapOf(geometry);
   const double reach = manifold.getContactBreakingThreshold();
   if (gap.distance > reach) return;
-  for (const PairPoint& corner : pairContacts(geometry, gap, reach, kSamePoint)) {
+  const double depth = std::max(0.0, -static_cast<double>(gap.distance));
+  for (const PairPoint& corner : pairContacts(geometry, gap, reach, kSamePoint, depth)) {
     IslandContact contact;
     contact.feature = corner.feature;
     contact.bodyA = bodyA;

@@ -19,14 +19,16 @@ bool listedAt(const std::vector<PairPoint>& points, const btVector3& point) {
 // The contact points of a face or edge contact, where a single witness point would leave the face
 // free to tip: the vertices of `side`'s shape (if polyhedral) within `reach` of the witness point
 // along `away` (unit, world, pointing away from the other shape) and of the other shape, less those
-// already listed. The second test keeps out the vertices of a large face (a wall) that lie in the
-// contact plane far from where the other shape touches it.
-void addVertexContacts(const PairGeometry& geometry, int side, double reach, const btVector3& away,
-                       const btVector3& witness, std::vector<PairPoint>& out) {
+// already listed; where the shapes overlap by `depth` (m), the witness is the deepest point, and
+// the vertices up to `depth` above it are inside too. The second test keeps out the vertices of a
+// large face (a wall) that lie in the contact plane far from where the other shape touches it.
+void addVertexContacts(const PairGeometry& geometry, int side, double reach, double depth,
+                       const btVector3& away, const btVector3& witness,
+                       std::vector<PairPoint>& out) {
   const btPolyhedralConvexShape* polyhedron = vertexPolyhedronOf(geometry, side);
   for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
     const btVector3 point = surfaceVertexAt(geometry, side, i, away);
-    if (away.dot(point - witness) > reach || listedAt(out, point)) continue;
+    if (away.dot(point - witness) > reach + depth || listedAt(out, point)) continue;
     const double gap = vertexGap(geometry, side, i);
     if (gap > reach - kContactTolerance) continue;
     // Asked last: against a cylinder, a capsule or a cone it is one more gap query.
@@ -38,10 +40,10 @@ void addVertexContacts(const PairGeometry& geometry, int side, double reach, con
 }  // namespace
 
 std::vector<PairPoint> pairContacts(const PairGeometry& geometry, const Gap& gap, double reach,
-                                    double outlineReach) {
+                                    double outlineReach, double depth) {
   std::vector<PairPoint> contacts;
-  addVertexContacts(geometry, 0, reach, gap.normal, gap.pointOnA, contacts);
-  addVertexContacts(geometry, 1, reach, -gap.normal, gap.pointOnB, contacts);
+  addVertexContacts(geometry, 0, reach, depth, gap.normal, gap.pointOnA, contacts);
+  addVertexContacts(geometry, 1, reach, depth, -gap.normal, gap.pointOnB, contacts);
   for (int side = 0; side < 2; ++side) {
     const btVector3 away = side == 0 ? gap.normal : -gap.normal;
     for (const SupportCorner& corner :

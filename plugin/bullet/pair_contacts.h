@@ -25,9 +25,13 @@ struct PairPoint {
 // polyhedron's face or edge within `reach` (m) of touching, a smooth shape's patch corners
 // (support_contacts.h), where two polyhedra's faces overlap the corners of the overlap
 // (face_crossings.h), and the gap's witness point where it lies beyond `outlineReach` (m) of
-// those's outline (witnessBeyond).
+// those's outline (witnessBeyond). With `depth` (m), the overlap of a pair found deep inside each
+// other (lcp mode: Bullet's discrete steps find a falling body centimetres into the ground), also
+// the vertices up to that far above the gap's deepest point: every vertex inside the other shape,
+// where those within `reach` of the deepest alone would let a box pivot on its deepest corner and
+// sink by its others.
 std::vector<PairPoint> pairContacts(const PairGeometry& geometry, const Gap& gap, double reach,
-                                    double outlineReach);
+                                    double outlineReach, double depth = 0.0);
 
 // The gap's witness point (midway between its witness points) as a contact point, unless it lies
 // within `outlineReach` (m) of the outline of `points`, which hold it as closely as a hold reaches:
