@@ -1,10 +1,10 @@
 // The same Bullet scenes stepped by stock Bullet (solver.kind = bullet), carom's lcp mode and its
 // variational mode, side by side: time per step, its ratio to stock Bullet measured in the same
 // run, energy drift, the deepest overlap of any two shapes after a step and, in variational mode,
-// the impact search's work per event. Times are CPU
-// time of the run's process, all its threads (lcp mode's impact groups may use several:
-// solver.threads), which another busy process on the machine disturbs less than wall time; the
-// wall time per step and its ratio are printed beside them.
+// the impact search's work per event. Times are CPU time of the run's process, all its threads
+// (lcp mode's impact groups may use several: solver.threads), which another busy process on the
+// machine disturbs less than wall time; the wall time per step and its ratio are printed beside
+// them.
 //
 // A round's three runs are pinned to one CPU, the rounds taking the CPUs the process may use in
 // turn: cores can differ (on the development VM one core ran the same code 1.4–1.5× slower than

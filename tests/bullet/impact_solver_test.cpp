@@ -189,10 +189,10 @@ TEST(ImpactSolver, DriftCorrectionGivesNoEnergy) {
 }
 
 // A box found deep in the ground and tilted (Bullet's discrete steps find a falling box
-// centimetres into it; in the 300-body bin the pile pressed one 18.6 cm in): every corner inside
-// the ground is a contact, not only those within the breaking threshold of the deepest, on which
-// alone it pivoted and its other corners sank. Held at all of them, it sinks no further and the
-// drift correction lifts it out.
+// centimetres into it, and a pile presses it further): every corner inside the ground is a
+// contact, not only those within the breaking threshold of the deepest, on which alone it would
+// pivot and sink by its other corners. Held at all of them, it sinks no further and the drift
+// correction lifts it out.
 TEST(ImpactSolver, ABoxDeepInTheGroundIsHeldAtEveryCornerInside) {
   ImpactSolver solver;
   SolverScene scene(&solver);
