@@ -27,6 +27,7 @@
 #include "carom/core/lgvi.h"
 #include "centre_motion.h"
 #include "mesh_triangles.h"
+#include "separation_bound.h"
 #include "variational_joints.h"
 #include "vertex_contacts.h"
 
@@ -577,16 +578,30 @@ class VariationalStep {
   // impact.
   double earliestImpact(const Island& island, double elapsed);
   // Pair p's impact within `remaining` (a fraction of the step from now) though its trial poses are
-  // apart by phiTrial − slack (world_swept_impact.cpp): conservative advancement (Mirtich 1996)
-  // along its bodies' flows, each advance by its Φ now over a bound of its closing speed, so that
-  // no advance passes the first touch. Asked only where the pair can close by more than its gaps
-  // at both ends and by more than its shapes' half-widths (a fast ball and a thin wall). The
-  // fraction at which Φ comes within half the contact tolerance of touching; or, after
+  // apart by phiTrial − slack (world_swept_impact.cpp): a fast body passing through a thin one, or
+  // a gap that dips below touching inside the step and comes back. Conservative advancement
+  // (Mirtich 1996) along its bodies' flows, each advance as far as apartFor keeps the pair apart
+  // and at least its Φ over a bound of its closing speed, so that no advance passes the first
+  // touch. Not asked of a pair nearer than kSweptFloor now (touching, held or struck as it is).
+  // The fraction at which Φ comes within half the contact tolerance of touching; or, after
   // kMaxSweptAdvances advances without touching, the fraction reached, searched on from there.
   std::optional<double> sweptImpact(int p, double slack, double phiTrial, double remaining);
-  // Whether pair p, apart at its trial poses, may pass through within `remaining`: what
-  // sweptImpact asks before it searches (closing speed, widths; no probe).
-  bool mayPassThrough(int p, double slack, double phiTrial, double remaining);
+  // How long (s) pair's gap stays above −margin, from its bodies' states a and b at `anchor` (a
+  // fraction of the step from now, on their flows from now, which end at `remaining`), forward or
+  // backward in time: each shape's separation from the plane through the other's support point
+  // along the gap's `normal` (from B towards A), the plane turning with the other's body
+  // (separation_bound.h). nullopt where neither bounds it: a mesh's triangle, a kinematic or
+  // jointed body, or one turning by more than half a radian over the rest of the step.
+  std::optional<double> apartFor(const CandidatePair& pair, const core::BodyState* a,
+                                 const core::BodyState* b, double anchor, double remaining,
+                                 const btVector3& normal, double margin, bool backward) const;
+  // Step body `index`'s motion from `state` for separationBound (zero for kFixed), or nullopt
+  // (apartFor).
+  std::optional<BodyMotion> motionOf(int index, const core::BodyState* state, double anchor,
+                                     double remaining, bool backward) const;
+  // Where apartFor bounds neither side, whether pair p may pass through within `remaining`: it can
+  // close by more than its shapes' half-widths.
+  bool mayPassThrough(int p, double remaining);
   // The earliest impact within `remaining`, if before `cap` (else `cap`), of a vertex of pair `p`
   // not touching now, after others have touched in the step (a box resting or struck on an edge
   // tipping onto its face, or rocking back): the pair's gap stays at the touching contact's zero

@@ -1,6 +1,8 @@
 // Swept detection in variational mode: a body fast enough to pass through a thin one within a step
 // (both apart at the step's start and at its trial end) strikes it at the instant they touch.
 // Issue 31's case: a 1 cm ball at 300 m/s (5 m per 60 Hz step) and at 1e4 m/s against a 1 cm wall.
+// And a pair whose gap dips below touching inside the step and comes back: a turning box's corner
+// through a ball beside it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -101,6 +103,47 @@ TEST(DynamicsWorldSwept, AFastTurningJointedPairStrikesAThinWall) {
   EXPECT_NEAR(scene.world().getImpactEvents()[0].time, leading, 0.1 * (trailing - leading));
   for (const btRigidBody* ball : balls)
     EXPECT_LT(ball->getCenterOfMassPosition().x(), -kHalfWall - kRadius);
+}
+
+// A cube turning at 18 rad/s about z sweeps its corner past a ball at rest beside it: 6.7 mm apart
+// at the step's start and at its end, the corner 2 mm into the ball half a step in. The ball is
+// struck when the corner reaches it. (A move of less than half the shapes' widths, which the
+// swept search once took for a graze at most.)
+TEST(DynamicsWorldSwept, ATurningCubesCornerStrikesABallItWouldDipInto) {
+  test::Scene<DynamicsWorld> scene(
+      test::configWithMaterial(SolverKind::variational, ImpactLawKind::kStronge, 1.0, 0.0));
+  scene.world().setGravity(btVector3(0, 0, 0));
+  constexpr double kSpin = 18, kHalf = 0.2, kBall = 0.1;  // rad/s; m
+  const double before = 0.5 * kSpin * kH;                 // rad: the corner's turn to the x axis
+  auto* cubeShape = new btBoxShape(btVector3(kHalf, kHalf, kHalf));
+  btRigidBody* cube = scene.add(cubeShape, 1.0, btVector3(0, 0, 0));
+  scene.world().setMaterial(cube, "test");
+  // Its core's corner in the xy plane turns on a circle of radius `corner`, rounded by the margin;
+  // the ball's centre is on the x axis, `centre` from the cube's.
+  const double margin = cubeShape->getMargin();
+  const double corner = std::sqrt(2.0) * (kHalf - margin);
+  const double centre = corner + margin + kBall - 2e-3;
+  const auto gapAt = [&](double theta) {  // the corner θ from the x axis
+    return std::sqrt(corner * corner + centre * centre - 2 * corner * centre * std::cos(theta)) -
+           margin - kBall;
+  };
+  btTransform turned = cube->getWorldTransform();
+  turned.setRotation(btQuaternion(btVector3(0, 0, 1), M_PI / 4 - before));
+  cube->setWorldTransform(turned);
+  cube->setAngularVelocity(btVector3(0, 0, kSpin));
+  btRigidBody* ball = scene.add(new btSphereShape(kBall), 1.0, btVector3(centre, 0, 0));
+  scene.world().setMaterial(ball, "test");
+  ASSERT_GT(gapAt(before), 5e-3);  // apart at both ends of the step
+  scene.world().stepSimulation(kH, 1, kH);
+
+  // The flow turns an isotropic body by asin(τ|ω|) in τ (Tran & Leok (D.1) with J = jI).
+  const double reach = margin + kBall;
+  const double touching =
+      std::acos((corner * corner + centre * centre - reach * reach) / (2 * corner * centre));
+  const double touch = std::sin(before - touching) / kSpin;
+  ASSERT_FALSE(scene.world().getImpactEvents().empty());
+  EXPECT_NEAR(scene.world().getImpactEvents()[0].time, touch, 1e-5);
+  EXPECT_GT(ball->getLinearVelocity().x(), 0.1);
 }
 
 }  // namespace
