@@ -104,7 +104,8 @@ std::optional<double> VariationalStep::sweptImpact(int p, double slack, double p
                                                    double remaining) {
   // To come closer than touching and be apart again by phiTrial at the end, the pair closes by
   // Φ now and opens by phiTrial at least.
-  if (!(closingBound(p, remaining) > gapNowAtLeast(p) + slack + phiTrial)) return std::nullopt;
+  if (!(remaining > 0) || !(closingBound(p, remaining) > gapNowAtLeast(p) + slack + phiTrial))
+    return std::nullopt;
   const CandidatePair& pair = m_pairs[p];
   core::BodyState probeA, probeB;
   const auto stateAt = [&](int index, core::BodyState& state, double alpha) {
@@ -133,7 +134,7 @@ std::optional<double> VariationalStep::sweptImpact(int p, double slack, double p
                        alpha, remaining, gap.normal, slack, false);
     }
     const double ahead = std::max(phi / speed, apart.value_or(0) / m_timeStep);
-    if (alpha + ahead >= remaining) return std::nullopt;
+    if (!(alpha + ahead < remaining)) return std::nullopt;
     if (bounded && !endAsked) {  // from the flows' end: asked once the bound from now falls short
       endAsked = true;
       ++m_probes;
@@ -144,7 +145,7 @@ std::optional<double> VariationalStep::sweptImpact(int p, double slack, double p
                 m_timeStep;
     }
     alpha += ahead;
-    if (alpha + fromEnd >= remaining) return std::nullopt;
+    if (!(alpha + fromEnd < remaining)) return std::nullopt;
     ++m_probes;
     gap = gapAt(pair, stateAt(pair.bodyA, probeA, alpha), stateAt(pair.bodyB, probeB, alpha),
                 m_now + alpha);
