@@ -100,7 +100,8 @@ void expectBelowTheGap(const Body& a, const Body& b, const core::BodyState& sa,
 TEST(SeparationBound, NeverExceedsTheGapAlongTheFlows) {
   std::mt19937 random(7);
   std::uniform_real_distribution<double> unit(-1, 1);
-  const auto vector = [&](double length) {
+  // Returned as a Vec3: an Eigen expression would refer to the lambda's own v after it returns.
+  const auto vector = [&](double length) -> core::Vec3 {
     core::Vec3 v(unit(random), unit(random), unit(random));
     return v.normalized() * length * std::abs(unit(random));
   };
