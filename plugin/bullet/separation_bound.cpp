@@ -27,15 +27,17 @@ using detail::toEigen;
 class RelativeMotion {
  public:
   RelativeMotion(const BodyMotion& a, const BodyMotion& b, const core::Vec3& n, double span)
-      : m_a(a), m_b(b), m_n(n), m_span(span) {
-    const core::Vec3 offset = a.centre - b.centre;
-    const core::Vec3 velocity = a.velocity - b.velocity;
+      : m_a(a),
+        m_b(b),
+        m_n(n),
+        m_span(span),
+        m_offset(a.centre - b.centre),
+        m_velocity(a.velocity - b.velocity) {
     const core::Vec3 acceleration = a.acceleration - b.acceleration;
-    m_offset = offset;
-    m_velocity = velocity;
     const double accelerationNorm = acceleration.norm();
-    m_offsetBound = offset.norm() + velocity.norm() * span + 0.5 * accelerationNorm * span * span;
-    m_velocityBound = velocity.norm() + accelerationNorm * span;
+    m_offsetBound =
+        m_offset.norm() + m_velocity.norm() * span + 0.5 * accelerationNorm * span * span;
+    m_velocityBound = m_velocity.norm() + accelerationNorm * span;
     // n·Q_Bᵀ Δa, Δa constant, is n·Δa to within the angle B turns over the span.
     m_loadCurvature = -n.dot(acceleration) + b.spinBound * span * accelerationNorm;
   }
@@ -175,7 +177,7 @@ bool corePoints(const btCollisionShape& shape, const btTransform& frame,
     margin = polyhedron.getMargin();
     return !points.empty();
   }
-  if (shape.isConvex() && shape.getShapeType() != STATIC_PLANE_PROXYTYPE) {
+  if (shape.isConvex()) {  // a plane is concave in Bullet
     btVector3 centre;
     btScalar radius;
     shape.getBoundingSphere(centre, radius);
@@ -190,10 +192,9 @@ bool corePoints(const btCollisionShape& shape, const btTransform& frame,
 // infinitely far (a plane along any other direction than its own normal) or is not convex.
 std::optional<double> supportOf(const btCollisionShape& other, const btTransform& frame,
                                 const core::Vec3& centre, const btVector3& n) {
-  if (other.getShapeType() == STATIC_PLANE_PROXYTYPE) {
+  if (const std::optional<btVector3> normal = planeNormalOf(other, frame)) {
+    if (n != *normal) return std::nullopt;
     const auto& plane = static_cast<const btStaticPlaneShape&>(other);
-    const btVector3 normal = frame.getBasis() * plane.getPlaneNormal();
-    if (n != normal) return std::nullopt;
     return toEigen(n).dot(toEigen(frame(plane.getPlaneNormal() * plane.getPlaneConstant())) -
                           centre);
   }
@@ -212,6 +213,11 @@ constexpr double kTurningMargin = 1.5;
 constexpr double kMostTurn = 0.5;  // rad
 
 }  // namespace
+
+std::optional<btVector3> planeNormalOf(const btCollisionShape& shape, const btTransform& frame) {
+  if (shape.getShapeType() != STATIC_PLANE_PROXYTYPE) return std::nullopt;
+  return frame.getBasis() * static_cast<const btStaticPlaneShape&>(shape).getPlaneNormal();
+}
 
 std::optional<BodyMotion> flowMotion(const core::MassProperties& mass, const core::BodyState& state,
                                      const core::ExternalLoad& load, bool turns, double elapsed,

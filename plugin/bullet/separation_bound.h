@@ -54,12 +54,16 @@ struct SeparationBound {
   double curvature = 0;  // m/s²
 };
 
+// The world normal of a still plane `shape` posed at `frame`, the one direction along which
+// separationBound bounds a shape against it; nullopt for any other shape.
+std::optional<btVector3> planeNormalOf(const btCollisionShape& shape, const btTransform& frame);
+
 // The separation of `shape` (posed at `frame` then, moving with `motion`) from the plane through
 // the support point of `other` (at `otherFrame`, moving rigidly with `otherMotion`) along the unit
 // `normal` (world, from `other` towards `shape`), the plane turning with `other`'s body, over
 // `span` (s). `shape`: a sphere, capsule, box, cylinder, convex hull or other polyhedron,
 // carom::EllipsoidShape, or any other convex shape by its bounding sphere; `other`: any convex
-// shape, or a still plane along its own normal. nullopt for any other.
+// shape, or a still plane along its own normal (planeNormalOf). nullopt for any other.
 std::optional<SeparationBound> separationBound(const btCollisionShape& shape,
                                                const btTransform& frame, const BodyMotion& motion,
                                                const btCollisionShape& other,

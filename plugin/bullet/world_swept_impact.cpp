@@ -7,7 +7,6 @@
 // the last stretch before the step's end certified from there backwards, and never less than the
 // pair's gap over the bound of its closing speed that the impact search uses to reject pairs
 // (closingBound).
-#include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
 #include <BulletDynamics/Dynamics/btRigidBody.h>
 
 #include <algorithm>
@@ -67,11 +66,9 @@ std::optional<double> VariationalStep::apartFor(const CandidatePair& pair, const
   std::optional<double> apart;
   for (int side = 0; side < 2; ++side) {
     const int other = 1 - side;
-    btVector3 n = side == 0 ? normal : -normal;  // from the other side towards this one
-    if (geometry.shape[other]->getShapeType() == STATIC_PLANE_PROXYTYPE) {
-      const auto& plane = static_cast<const btStaticPlaneShape&>(*geometry.shape[other]);
-      n = geometry.frame[other].getBasis() * plane.getPlaneNormal();
-    }
+    const btVector3 n =  // from the other side towards this one
+        planeNormalOf(*geometry.shape[other], geometry.frame[other])
+            .value_or(side == 0 ? normal : -normal);
     const std::optional<SeparationBound> bound = separationBound(
         *geometry.shape[side], geometry.frame[side], *motions[side], *geometry.shape[other],
         geometry.frame[other], *motions[other], n, remaining * m_timeStep);
