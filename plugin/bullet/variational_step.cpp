@@ -149,6 +149,7 @@ StepDiagnostics VariationalStep::run() {
   m_eventsOf.assign(bodyCount, 0);
   m_deviation.assign(bodyCount, 0.0);
   m_trial.resize(bodyCount);
+  m_lastFlows.assign(bodyCount, {});
   std::vector<int> all(bodyCount);
   std::iota(all.begin(), all.end(), 0);
   flowBodies(
@@ -368,8 +369,21 @@ void VariationalStep::quietPair(int p) {
   track.impactAt.reset();
 }
 
+namespace {
+
+// Whether two states are the same to the bit: a flow is a function of its start and span alone, so
+// a memo found by comparing both holds through whatever changes the states, with no invalidation
+// to miss.
+bool sameState(const core::BodyState& a, const core::BodyState& b) {
+  return a.x == b.x && a.R == b.R && a.gamma == b.gamma && a.Pi == b.Pi;
+}
+
+}  // namespace
+
 core::BodyState VariationalStep::flowBody(int index, const core::BodyState& from,
                                           double fraction) const {
+  BodyFlow& last = m_lastFlows[index];
+  if (last.fraction == fraction && sameState(last.from, from)) return last.to;
   const StepBody& body = m_bodies[index];
   // A body spinning faster than one step's rotation solve reaches (about 1/h rad/s) is flowed in
   // sub-steps of the same map.
@@ -381,6 +395,7 @@ core::BodyState VariationalStep::flowBody(int index, const core::BodyState& from
                 " rad/s, even in " + std::to_string(result.substeps) + " sub-steps (" +
                 std::string(core::toString(result.rotation.status)) + ")");
   }
+  last = {fraction, from, result.state};
   return result.state;
 }
 
@@ -452,16 +467,12 @@ core::BodyState VariationalStep::probeBody(int index, double fraction) const {
   const auto at = [&](const std::vector<core::BodyState>& states) {
     return states[std::find(members.begin(), members.end(), index) - members.begin()];
   };
-  // A flow is a function of its start and span alone: a memo found by comparing both holds
-  // through whatever changes the states, with no invalidation to miss.
-  const auto same = [](const core::BodyState& a, const core::BodyState& b) {
-    return a.x == b.x && a.R == b.R && a.gamma == b.gamma && a.Pi == b.Pi;
-  };
   std::vector<GroupProbe>& memo = m_groupProbes[g];
   for (const GroupProbe& probe : memo) {
-    if (probe.fraction == fraction &&
-        std::equal(members.begin(), members.end(), probe.from.begin(),
-                   [&](int body, const core::BodyState& from) { return same(now(body), from); }))
+    if (probe.fraction == fraction && std::equal(members.begin(), members.end(), probe.from.begin(),
+                                                 [&](int body, const core::BodyState& from) {
+                                                   return sameState(now(body), from);
+                                                 }))
       return at(probe.to);
   }
   GroupProbe probe{fraction, {}, flowGroup(g, fraction, now).states};

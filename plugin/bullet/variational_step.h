@@ -9,6 +9,7 @@
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btTriangleShape.h>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -369,6 +370,13 @@ class VariationalStep {
   // a pair of two of its bodies probes it twice at each instant, and pairs probe it at the same
   // cap (earliestImpact).
   core::BodyState probeBody(int index, double fraction) const;
+  // A body's last flow (flowBody): the swept search bounds a pair at the instant it has just
+  // probed, an event's probes flow a body of several pairs to the same instants (the cap, the end
+  // of the step), and the island's advance repeats the located pair's (a third of the bin's flows).
+  struct BodyFlow {
+    double fraction = std::numeric_limits<double>::quiet_NaN();  // none yet: equal to no fraction
+    core::BodyState from, to;
+  };
   struct GroupProbe {
     double fraction;
     std::vector<core::BodyState> from, to;  // the group's bodies' states, in its order
@@ -742,6 +750,8 @@ class VariationalStep {
   detail::StepJoints m_joints;
   // Per joint group, its last kGroupProbesKept probes' flows (probeBody), oldest first.
   mutable std::vector<std::vector<GroupProbe>> m_groupProbes;
+  // Per step body, its last flow (flowBody).
+  mutable std::vector<BodyFlow> m_lastFlows;
   // The memory of the step's contact solves (solveHeldContacts), one at a time.
   core::contact::PersistentContactWorkspace& m_contactWorkspace;
   // Per joint group, the impulses its joints gave (detail::JointImpulse) since the step's start
