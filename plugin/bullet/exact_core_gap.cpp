@@ -3,6 +3,7 @@
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "bt_eigen.h"
@@ -21,8 +22,8 @@ constexpr double kConverged = 1e-10;
 // A shape's core (the shape less its margin, what GJK runs on), resolved once per query: the
 // projections below ask for its closest point a few dozen times.
 struct Core {
-  Core(const btConvexShape& shape, const btTransform& pose)
-      : ellipsoid(ellipsoidOf(shape)), frame(pose), margin(shape.getMargin()) {
+  Core(const btConvexShape& shape, const btTransform& pose, double& lastRoot)
+      : root(lastRoot), ellipsoid(ellipsoidOf(shape)), frame(pose), margin(shape.getMargin()) {
     if (ellipsoid != nullptr) {
       semiAxes = toEigen(ellipsoid->getSemiAxes());
     } else {
@@ -37,7 +38,8 @@ struct Core {
   std::optional<btVector3> closestPoint(const btVector3& y) const {
     const btVector3 local = frame.invXform(y);
     if (ellipsoid != nullptr) {
-      const core::EllipsoidDistance d = core::ellipsoidDistance(semiAxes, toEigen(local));
+      const core::EllipsoidDistance d = core::ellipsoidDistance(semiAxes, toEigen(local), root);
+      root = d.root;
       if (d.distance <= -margin) return std::nullopt;
       return frame * toBt((d.closestPoint - margin * d.normal).eval());
     }
@@ -48,6 +50,9 @@ struct Core {
     return frame * closest;
   }
 
+  // An ellipsoid's last root (core::EllipsoidDistance::root), NaN for none: the projections'
+  // points converge, and a query started from the last one's root takes a few Newton steps.
+  double& root;
   const EllipsoidShape* ellipsoid;  // or a box
   btTransform frame;
   double margin;
@@ -117,10 +122,10 @@ namespace {
 // overlap (a point falls inside one) or the projections have not converged within their bound.
 std::optional<Gap> projectedGap(const btVector3& onCoreB, const btConvexShape& a,
                                 const btTransform& ta, const btConvexShape& b,
-                                const btTransform& tb) {
+                                const btTransform& tb, double (&roots)[2]) {
   // x on A's core, G(x) = P_A(P_B(x)) (von Neumann's alternating projections), whose fixed point
   // is the end on A of the cores' closest pair.
-  const Core coreA(a, ta), coreB(b, tb);
+  const Core coreA(a, ta, roots[0]), coreB(b, tb, roots[1]);
   std::optional<btVector3> x = coreA.closestPoint(onCoreB);
   AndersonMixing mixing;
   for (int round = 0; x && round < kMaxRounds; ++round) {
@@ -152,13 +157,16 @@ Gap exactCoreGap(const Gap& start, const btConvexShape& a, const btTransform& ta
                  const btConvexShape& b, const btTransform& tb) {
   // From GJK's witness on B's core, outside A's where the cores are apart (B's surface point may
   // lie inside A's core, the shapes overlapping by more than A's margin).
-  return projectedGap(start.pointOnB - start.normal * b.getMargin(), a, ta, b, tb).value_or(start);
+  double roots[2] = {std::numeric_limits<double>::quiet_NaN(),
+                     std::numeric_limits<double>::quiet_NaN()};
+  return projectedGap(start.pointOnB - start.normal * b.getMargin(), a, ta, b, tb, roots)
+      .value_or(start);
 }
 
 Gap exactCoreGap(CoreWitness& witness, const btConvexShape& a, const btTransform& ta,
                  const btConvexShape& b, const btTransform& tb) {
   std::optional<Gap> g;
-  if (witness.onCoreB) g = projectedGap(tb * *witness.onCoreB, a, ta, b, tb);
+  if (witness.onCoreB) g = projectedGap(tb * *witness.onCoreB, a, ta, b, tb, witness.roots);
   if (!g) g = gap(a, ta, b, tb);  // GJK's start
   // Where the cores overlap the projections cannot start: GJK's answer is asked at once next time.
   const bool apart = g->distance + a.getMargin() + b.getMargin() > 0;

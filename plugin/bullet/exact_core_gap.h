@@ -9,6 +9,7 @@
 
 #include <BulletCollision/CollisionShapes/btConvexShape.h>
 
+#include <limits>
 #include <optional>
 
 #include "carom/bullet/ellipsoid_shape.h"
@@ -34,6 +35,10 @@ Gap exactCoreGap(const Gap& start, const btConvexShape& a, const btTransform& ta
 // search's probes, the gaps after each event): started there, the projections need no GJK first.
 struct CoreWitness {
   std::optional<btVector3> onCoreB;  // none before the first query, or where the cores overlapped
+  // Each ellipsoid core's last closest-point root (core::EllipsoidDistance::root), NaN for none:
+  // the next query's Newton steps start there.
+  double roots[2] = {std::numeric_limits<double>::quiet_NaN(),
+                     std::numeric_limits<double>::quiet_NaN()};
 };
 
 // The gap carom::gap gives an ellipsoid pair (hasExactCoreGap), its projections started from the

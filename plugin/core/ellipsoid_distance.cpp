@@ -1,6 +1,7 @@
 #include "carom/core/ellipsoid_distance.h"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "carom/error.h"
@@ -16,6 +17,10 @@ constexpr int kMaxNewtonIterations = 200;
 }  // namespace
 
 EllipsoidDistance ellipsoidDistance(const Vec3& semiAxes, const Vec3& point) {
+  return ellipsoidDistance(semiAxes, point, std::numeric_limits<double>::quiet_NaN());
+}
+
+EllipsoidDistance ellipsoidDistance(const Vec3& semiAxes, const Vec3& point, double guess) {
   if (!semiAxes.allFinite() || !(semiAxes.minCoeff() > 0)) {
     throw Error("ellipsoidDistance: the semi-axes must be finite and positive");
   }
@@ -42,9 +47,10 @@ EllipsoidDistance ellipsoidDistance(const Vec3& semiAxes, const Vec3& point) {
     double value = -1.0, rate = 0.0;
     for (int i = 0; i < 3; ++i) {
       if (z(i) == 0) continue;
-      const double q = a(i) * z(i) / (u + d(i));
+      const double reciprocal = 1.0 / (u + d(i));  // one division per term: most of F's latency
+      const double q = a(i) * z(i) * reciprocal;
       value += q * q;
-      rate += q * q / (u + d(i));
+      rate += q * q * reciprocal;
     }
     if (slope != nullptr) *slope = -2.0 * rate;
     return value;
@@ -63,7 +69,17 @@ EllipsoidDistance ellipsoidDistance(const Vec3& semiAxes, const Vec3& point) {
     x(shortest) = a(shortest) * std::sqrt(std::max(0.0, 1.0 - sum));
     result.distance = -(x - z).norm();
     result.normal = x.cwiseQuotient(a.cwiseProduct(a)).normalized();
+    result.root = std::numeric_limits<double>::quiet_NaN();
   } else {
+    // From the guess, shifted as u: taken where F ≥ 0 there (below the root), else one Newton step
+    // from it, which the convex F keeps below the root; either only above `start`.
+    const double shifted = guess + a(shortest) * a(shortest);
+    if (shifted > start) {
+      double slope = 0.0;
+      const double value = F(shifted, &slope);
+      const double below = value >= 0 ? shifted : shifted - value / slope;
+      if (below > start) start = below;
+    }
     double u = start;
     int iteration = 0;
     for (; iteration < kMaxNewtonIterations; ++iteration) {
@@ -84,7 +100,8 @@ EllipsoidDistance ellipsoidDistance(const Vec3& semiAxes, const Vec3& point) {
     for (int i = 0; i < 3; ++i)
       w(i) = z(i) == 0 ? 0.0 : z(i) / (u + d(i));
     x = a.cwiseProduct(a).cwiseProduct(w);
-    result.distance = (u - a(shortest) * a(shortest)) * w.norm();
+    result.root = u - a(shortest) * a(shortest);
+    result.distance = result.root * w.norm();
     result.normal = w.normalized();
   }
   const Vec3 sign = point.unaryExpr([](double v) { return v < 0 ? -1.0 : 1.0; });

@@ -122,6 +122,34 @@ TEST(EllipsoidDistance, SpheresAndSpheroidsHaveTheirClosedForms) {
   }
 }
 
+// Started from any guess (an earlier query's root nearby, far off either side, below the domain's
+// pole, none) the search finds the same nearest point as from its own start: a guess above the root
+// is stepped below it before Newton's rising iterates, one below is taken as it is. The root it
+// reports is the t of the closest point xᵢ = aᵢ²yᵢ / (aᵢ² + t).
+TEST(EllipsoidDistance, FromAnyGuessFindsTheSameNearestPoint) {
+  test::Random random(13);
+  const double shortest2 = kSemiAxes.minCoeff() * kSemiAxes.minCoeff();
+  for (int i = 0; i < 300; ++i) {
+    Vec3 y = random.vector(0.7);
+    if (i % 4 == 0) y *= 0.15;  // deep inside
+    const Vec3 nearby = y + random.vector(1e-3);
+    const EllipsoidDistance plain = ellipsoidDistance(kSemiAxes, y);
+    if (std::isnan(plain.root)) continue;  // Eberly's special case: no root to guess
+    const Vec3 fromRoot = kSemiAxes.cwiseProduct(kSemiAxes).cwiseProduct(
+        y.cwiseQuotient((kSemiAxes.cwiseProduct(kSemiAxes).array() + plain.root).matrix()));
+    EXPECT_LE((fromRoot - plain.closestPoint).norm(), 1e-14) << "at " << y.transpose();
+    for (const double guess : {ellipsoidDistance(kSemiAxes, nearby).root, plain.root, 1e3, 1e-12,
+                               -0.5 * shortest2, -shortest2, -1.0, double(NAN)}) {
+      const EllipsoidDistance d = ellipsoidDistance(kSemiAxes, y, guess);
+      EXPECT_NEAR(d.distance, plain.distance, 1e-15) << "at " << y.transpose() << " from " << guess;
+      EXPECT_LE((d.closestPoint - plain.closestPoint).norm(), 1e-14)
+          << "at " << y.transpose() << " from " << guess;
+      EXPECT_NEAR(d.root, plain.root, 1e-15 * std::max(1.0, std::abs(plain.root)))
+          << "at " << y.transpose() << " from " << guess;
+    }
+  }
+}
+
 TEST(EllipsoidDistance, RefusesBadInput) {
   EXPECT_THROW(ellipsoidDistance(Vec3(0.1, 0.0, 0.2), Vec3::Zero()), Error);
   EXPECT_THROW(ellipsoidDistance(Vec3(0.1, -0.1, 0.2), Vec3::Zero()), Error);

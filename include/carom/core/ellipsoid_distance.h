@@ -11,6 +11,9 @@ struct EllipsoidDistance {
   double distance = 0.0;             ///< signed (m): > 0 outside, < 0 inside (minus the depth)
   Vec3 closestPoint = Vec3::Zero();  ///< on the surface (m), the ellipsoid's frame
   Vec3 normal = Vec3::UnitZ();       ///< unit outward surface normal there
+  /// The root t below (m²); NaN for Eberly's special case, which has none. A nearby point's
+  /// query started from it (the overload below) needs a few Newton steps instead of a few dozen.
+  double root = 0.0;
 };
 
 /// The solid ellipsoid {x : Σ (xᵢ / aᵢ)² ≤ 1} (semi-axes a, m) and a point y in its frame. The
@@ -22,5 +25,11 @@ struct EllipsoidDistance {
 /// special case). Throws carom::Error for a semi-axis that is not finite and positive or a point
 /// that is not finite.
 EllipsoidDistance ellipsoidDistance(const Vec3& semiAxes, const Vec3& point);
+
+/// The same, Newton's method started from `guess` (an earlier query's root, for a point nearby):
+/// where the guess lies above the root, one Newton step from it lies below (the function is
+/// convex), and the iterates rise from there. A guess at or below −a_min² (NaN included) is not
+/// used. The same root to round-off, from any guess.
+EllipsoidDistance ellipsoidDistance(const Vec3& semiAxes, const Vec3& point, double guess);
 
 }  // namespace carom::core
