@@ -661,8 +661,17 @@ class VariationalStep {
   // island at rest (isResting) holds as at the start of the step, and every pair closing or within
   // the holding reach as speculative contacts, separating ones included, whose allowance closes
   // them at the end of the step.
+  // A landing holds its contact group only (landingGroupOf), unless the island has joints.
   enum class Hold { kStartOfStep, kLanding, kGuard, kResting };
   void holdRestingContacts(const Island& island, int id, double remaining, Hold mode);
+  // Per step body, whether it is in the landing's contact group: the bodies joined, through the
+  // pairs `held` (those the landing's hold would hold) and the contacts held earlier in the step in
+  // island `id`, to a pair of `seeds` (the landing's own, and those whose held contacts approach:
+  // the island's hold would stop them now, and left alone each would land on its own). No contact
+  // joins the group to another body: its hold is the island's restricted to it, and the other
+  // groups' holds go on as they were.
+  std::vector<bool> landingGroupOf(int id, const std::vector<int>& held,
+                                   const std::vector<int>& seeds) const;
   // A sticking contact a pin would hold: a jointed body's sphere on a static object.
   struct PinPoint {
     int body;                  // the jointed body whose sphere touches
@@ -731,7 +740,8 @@ class VariationalStep {
   void applyHeldImpulse(const HeldContact& held, const core::Vec3& impulse);
   // Before an island's contacts are held again inside the step: what its earlier holds gave ahead
   // of time is taken back (see world_persistent.cpp).
-  void settleEarlierHolds(int id, double remaining);
+  // Only the contacts of bodies in `group` where one is given (landingGroupOf).
+  void settleEarlierHolds(int id, double remaining, const std::vector<bool>* group);
   // A held contact's lever arm on body `index` in the world frame now. A polyhedron's vertex
   // (feature ≥ 0) is a material point and turns with the body; the gap's witness point
   // (feature −1, a smooth shape's or an edge crossing's) is not: a rolling ball's contact stays

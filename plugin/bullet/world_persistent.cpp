@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "bt_eigen.h"
+#include "disjoint_sets.h"
 #include "persistent_settings.h"
 #include "unheld_contact.h"
 #include "variational_step.h"
@@ -23,6 +24,16 @@ namespace carom {
 
 using detail::toBt;
 using detail::toEigen;
+
+namespace {
+
+// Whether a pair's moving body is in `group` (VariationalStep::landingGroupOf): a pair of two
+// moving bodies has both in it or neither.
+bool inGroup(const std::vector<bool>& group, const CandidatePair& pair) {
+  return group[pair.bodyA != kFixed ? pair.bodyA : pair.bodyB];
+}
+
+}  // namespace
 
 // The bodies of an island's persistent-contact LCP: the island's bodies at their m_slot, then a
 // fixed object (immovable, with its own velocity) for each contact side that touches one.
@@ -56,6 +67,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     double distance;
     bool speculative;
     bool closesAtEnd;  // its speculative contacts close exactly at the end of the step
+    bool approaching;  // a contact held approaches (normal speed < 0)
     std::vector<PairContact> contacts;  // those held
     std::vector<PairContact> touching;  // all, for markTouching
   };
@@ -128,14 +140,17 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
         distance,
         speculative,
         closesAtEnd,
+        false,
         {},
         contactsNow(p, closing ? std::max(0.0, distance) + m_holdingReach : m_holdingReach)};
     if (closing) addSinkingVertices(p, found.touching);
     const auto hold = [&](const PairContact& contact) {
       const core::impact::Contact c{bodyA, bodyB, contact.point, contact.normal};
       const double normalSpeed = contact.normal.dot(core::impact::relativeVelocity(c));
-      if (normalSpeed >= -restingSpeed && normalSpeed <= separatingSpeed && distinct.add(contact))
+      if (normalSpeed >= -restingSpeed && normalSpeed <= separatingSpeed && distinct.add(contact)) {
         found.contacts.push_back(contact);
+        found.approaching = found.approaching || normalSpeed < 0;
+      }
     };
     for (const PairContact& contact : found.touching)
       hold(contact);
@@ -188,7 +203,28 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     }
     resting = std::move(unsettled);
   }
-  settleEarlierHolds(id, remaining);
+  // A landing holds its contact group only: the other groups' contacts, coupled to it by no
+  // contact, keep their earlier holds, and their bodies their motion and their searches. Held
+  // again, a group's bodies would be kicked by what their earlier holds gave ahead of time and be
+  // searched again, each landing costing the whole island (docs/measurements.md). Joints couple
+  // bodies that no contact does: an island with joints is held whole.
+  std::optional<std::vector<bool>> group;
+  const bool joints = std::any_of(island.bodies.begin(), island.bodies.end(),
+                                  [&](int body) { return jointed(body); });
+  if (mode == Hold::kLanding && !joints) {
+    std::vector<int> heldPairs, seeds{m_nextPair};
+    for (const Resting& pairResting : resting) {
+      heldPairs.push_back(pairResting.p);
+      if (pairResting.approaching) seeds.push_back(pairResting.p);
+    }
+    group = landingGroupOf(id, heldPairs, seeds);
+    resting.erase(std::remove_if(resting.begin(), resting.end(),
+                                 [&](const Resting& pairResting) {
+                                   return !inGroup(*group, m_pairs[pairResting.p]);
+                                 }),
+                  resting.end());
+  }
+  settleEarlierHolds(id, remaining, group ? &*group : nullptr);
   if (resting.empty()) return;  // each pair in `resting` holds a contact or more
   std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island);
   std::vector<core::contact::PersistentContact> contacts;
@@ -293,7 +329,10 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
       solveHeldContacts(island, bodies, contacts, holdSettings);
   if (!stop.ok() || !hold.ok()) m_diagnostics.message = stop.ok() ? hold.message : stop.message;
   m_held.erase(std::remove_if(m_held.begin(), m_held.end(),
-                              [id](const HeldContact& earlier) { return earlier.island == id; }),
+                              [&](const HeldContact& earlier) {
+                                return earlier.island == id &&
+                                       (!group || inGroup(*group, earlier.pair));
+                              }),
                m_held.end());
   for (std::size_t i = 0; i < contacts.size(); ++i) {
     held[i].contact.impulse = contacts[i].impulse;
@@ -301,6 +340,28 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     m_held.push_back(held[i]);
   }
   m_diagnostics.persistentContacts += static_cast<int>(contacts.size());
+}
+
+std::vector<bool> VariationalStep::landingGroupOf(int id, const std::vector<int>& held,
+                                                  const std::vector<int>& seeds) const {
+  DisjointSets joined(m_bodies.size());
+  const auto join = [&](const CandidatePair& pair) {
+    if (pair.bodyA != kFixed && pair.bodyB != kFixed) joined.join(pair.bodyA, pair.bodyB);
+  };
+  for (const int p : held)
+    join(m_pairs[p]);
+  for (const HeldContact& earlier : m_held) {
+    if (earlier.island == id) join(earlier.pair);
+  }
+  std::vector<bool> seeded(m_bodies.size(), false);  // per root
+  for (const int p : seeds) {
+    const CandidatePair& pair = m_pairs[p];
+    seeded[joined.root(pair.bodyA != kFixed ? pair.bodyA : pair.bodyB)] = true;
+  }
+  std::vector<bool> group(m_bodies.size());
+  for (std::size_t body = 0; body < m_bodies.size(); ++body)
+    group[body] = seeded[joined.root(static_cast<int>(body))];
+  return group;
 }
 
 core::Vec3 VariationalStep::worldLever(const HeldContact& held, int index,
@@ -317,9 +378,10 @@ core::Vec3 VariationalStep::worldLever(const HeldContact& held, int index,
 // hold at rest and stays there. A hold more than half gone has given less than its share; what it
 // still owes the new hold gives, if the contact still needs it. A hold over no time (a landing
 // rounded to the end of the step) gave nothing ahead of time.
-void VariationalStep::settleEarlierHolds(int id, double remaining) {
+void VariationalStep::settleEarlierHolds(int id, double remaining, const std::vector<bool>* group) {
   for (const HeldContact& held : m_held) {
     if (held.island != id || !(held.span > 0)) continue;
+    if (group != nullptr && !inGroup(*group, held.pair)) continue;
     const double gone = (held.span - remaining) / held.span;
     if (gone < 0.5) applyHeldImpulse(held, -(0.5 - gone) * held.contact.impulse);
   }
