@@ -255,7 +255,8 @@ std::vector<std::optional<Run>> compare(const Scene& scene, int steps, double ca
     run->wallMsPerStep = median(wall[mode]);
     const double ratio = cpuRatio[mode].empty() ? NAN : median(cpuRatio[mode]);
     const double wallOver = wallRatio[mode].empty() ? NAN : median(wallRatio[mode]);
-    const double events = std::max(1L, run->events);
+    // Per event; nan for a run with none (its count divided by one would pass for a rate).
+    const double events = run->events > 0 ? static_cast<double>(run->events) : NAN;
     std::printf(
         "  %-12s %6d %10.3f %9.2f %10.3f %8.2f %12.3e %14.3e %12.3f %8ld %10.1f %11.1f %12.1f\n",
         carom::toString(kinds[mode]), run->steps, run->msPerStep, ratio, run->wallMsPerStep,
