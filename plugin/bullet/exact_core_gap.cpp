@@ -51,7 +51,7 @@ struct Core {
   }
 
   // An ellipsoid's last root (core::EllipsoidDistance::root), NaN for none: the projections'
-  // points converge, and a query started from the last one's root takes a few Newton steps.
+  // points converge, and a query started from the last one's root takes about two Newton steps.
   double& root;
   const EllipsoidShape* ellipsoid;  // or a box
   btTransform frame;

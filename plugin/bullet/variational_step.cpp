@@ -705,7 +705,7 @@ void VariationalStep::findIslands(std::vector<Island>& islands) {
   for (std::size_t p = 0; p < m_pairs.size(); ++p) {
     const CandidatePair& pair = m_pairs[p];
     if (pair.distant) continue;
-    const int r = joined.root(pair.bodyA != kFixed ? pair.bodyA : pair.bodyB);
+    const int r = joined.root(pair.movingBody());
     if (islandOf[r] < 0) {
       islandOf[r] = static_cast<int>(count++);
       if (islands.size() < count) islands.emplace_back();

@@ -128,6 +128,8 @@ struct CandidatePair {
   // Where its next exact gap starts, if an ellipsoid pair: kept through the step's queries of the
   // pair (geometryAt hands it to gapOf), which move it, whatever else of the pair is constant.
   mutable detail::CoreWitness witness{};
+  // A step body of the pair: A's, or B's where A is fixed (a pair has one at least).
+  int movingBody() const { return bodyA != kFixed ? bodyA : bodyB; }
 };
 
 // One contact point of a pair, in the core's convention (normal from A into B).

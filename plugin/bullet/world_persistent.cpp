@@ -30,7 +30,7 @@ namespace {
 // Whether a pair's moving body is in `group` (VariationalStep::landingGroupOf): a pair of two
 // moving bodies has both in it or neither.
 bool inGroup(const std::vector<bool>& group, const CandidatePair& pair) {
-  return group[pair.bodyA != kFixed ? pair.bodyA : pair.bodyB];
+  return group[pair.movingBody()];
 }
 
 }  // namespace
@@ -354,10 +354,8 @@ std::vector<bool> VariationalStep::landingGroupOf(int id, const std::vector<int>
     if (earlier.island == id) join(earlier.pair);
   }
   std::vector<bool> seeded(m_bodies.size(), false);  // per root
-  for (const int p : seeds) {
-    const CandidatePair& pair = m_pairs[p];
-    seeded[joined.root(pair.bodyA != kFixed ? pair.bodyA : pair.bodyB)] = true;
-  }
+  for (const int p : seeds)
+    seeded[joined.root(m_pairs[p].movingBody())] = true;
   std::vector<bool> group(m_bodies.size());
   for (std::size_t body = 0; body < m_bodies.size(); ++body)
     group[body] = seeded[joined.root(static_cast<int>(body))];
