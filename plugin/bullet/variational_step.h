@@ -196,9 +196,10 @@ struct PairTrack {
   int quietings = 0;  // quietPair's, in this step
   // Whether it has landed in the step, and the second-order closing of its gap under its bodies'
   // free flow found when it landed again (m/s², > 0 closing; turningClosure): what its holds for
-  // the rest of the step take in.
+  // the rest of the step take in, over `turningSpan` at most (s; noteLanding).
   bool landed = false;
   double turning = 0;
+  double turningSpan = 0;
   // Its gap at the start of the step, and the slack it sets, not found yet (addPair).
   bool startGapPending = false;
   Pose trialGapPoses[2];
@@ -515,7 +516,7 @@ class VariationalStep {
   // within hundredths of the step, 1 µm deeper each time (docs/measurements.md).
   double turningClosure(int p) const;
   // Pair p lands at `elapsed`: PairTrack::landed, and where it has landed before in the step, its
-  // PairTrack::turning.
+  // PairTrack::turning and turningSpan.
   void noteLanding(int p, double elapsed);
   // The gap of a pair with its step bodies at the given states (nullptr: an object that is not a
   // step body), those at `instant` of the step (a fraction of it).

@@ -316,10 +316,14 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // of the step, as a speculative contact: held as touching, it would prop a rocking box up in the
   // air and lift it, gaining energy.
   // A pair whose gap closes at second order by κ (turningClosure) must leave its hold separating
-  // at τκ: the half impulse given now then carries it up as far as κ brings it back by the end.
-  for (std::size_t i = 0; i < contacts.size(); ++i)
+  // at τκ, τ the hold's span (PairTrack::turningSpan): the half impulse given now then carries it
+  // up as far as κ brings it back by the span's end.
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const PairTrack& track = m_tracks[held[i].p];
     contacts[i].approach =
-        allowance[i] - (held[i].feature == -1 ? duration * m_tracks[held[i].p].turning : 0.0);
+        allowance[i] -
+        (held[i].feature == -1 ? std::min(duration, track.turningSpan) * track.turning : 0.0);
+  }
   // A pile met cold (no warm start at all: a scene's first step) starts from rest at once
   // (PersistentContactSettings::restingStart): a wall's loads would take Gauss–Seidel thousands
   // of sweeps to carry down.
