@@ -109,6 +109,8 @@ struct PersistentContactWorkspace::Buffers {
   std::vector<double> seenA, seenB;
   std::vector<Vec3> vStart, wStart;
   std::vector<double> movedStart, lowestAtTest;
+  std::vector<int> involved;  // the bodies the contacts join, each once
+  std::vector<char> joined;   // per body: whether it is in `involved`
   std::vector<Vec3> step, direction;
   std::vector<std::size_t> stepped, directed;
   std::vector<int> weight;  // per contact, the momentum's multiple of its move
@@ -153,10 +155,24 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
                                                 PersistentContactWorkspace& workspace) {
   validate(bodies, contacts, settings);
   PersistentContactWorkspace::Buffers& buffers = workspace.buffers();
+  // Only the bodies a contact joins change: the per-sweep work over bodies reads those alone (a
+  // landing holds one contact group of an island, its bodies passed whole).
+  std::vector<int>& involved = buffers.involved;
+  std::vector<char>& joined = buffers.joined;
+  involved.clear();
+  joined.assign(bodies.size(), false);
+  for (const PersistentContact& c : contacts) {
+    for (const int index : {c.bodyA, c.bodyB}) {
+      if (index != kWorld && !joined[index]) {
+        joined[index] = true;
+        involved.push_back(index);
+      }
+    }
+  }
   const auto totalEnergy = [&] {  // each body paired with the world, which adds nothing
     double energy = 0.0;
-    for (const ContactBody& body : bodies)
-      energy += impact::kineticEnergy({body, kImmovable});
+    for (const int index : involved)
+      energy += impact::kineticEnergy({bodies[index], kImmovable});
     return energy;
   };
   const double energyBefore = totalEnergy();
@@ -474,9 +490,14 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     // the test costs a third of a sweep, and a few sweeps more than needed change nothing.
     const bool test = iteration == 1 || iteration % 4 == 0 || iteration == settings.maxIterations;
     if (test) {
-      vStart = v;
-      wStart = w;
-      movedStart = moved;
+      vStart.resize(v.size());
+      wStart.resize(w.size());
+      movedStart.resize(moved.size());
+      for (const int index : involved) {
+        vStart[index] = v[index];
+        wStart[index] = w[index];
+        movedStart[index] = moved[index];
+      }
     }
     bool solved = false;
     for (std::size_t i = 0; i < contacts.size(); ++i) {
@@ -514,9 +535,9 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     // Also converged when no contact's relative velocity changed by more than the tolerance over
     // the whole sweep: where contacts are redundant the impulses shift among them, each shift
     // moving its own contact, long after the motion has settled.
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      vStart[i] = v[i] - vStart[i];
-      wStart[i] = w[i] - wStart[i];
+    for (const int index : involved) {
+      vStart[index] = v[index] - vStart[index];
+      wStart[index] = w[index] - wStart[index];
     }
     // A contact neither of whose bodies took an impulse in the sweep (their `moved` unchanged)
     // kept its relative velocity exactly.
