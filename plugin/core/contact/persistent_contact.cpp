@@ -155,27 +155,6 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
                                                 PersistentContactWorkspace& workspace) {
   validate(bodies, contacts, settings);
   PersistentContactWorkspace::Buffers& buffers = workspace.buffers();
-  // Only the bodies a contact joins change: the per-sweep work over bodies reads those alone (a
-  // landing holds one contact group of an island, its bodies passed whole).
-  std::vector<int>& involved = buffers.involved;
-  std::vector<char>& joined = buffers.joined;
-  involved.clear();
-  joined.assign(bodies.size(), false);
-  for (const PersistentContact& c : contacts) {
-    for (const int index : {c.bodyA, c.bodyB}) {
-      if (index != kWorld && !joined[index]) {
-        joined[index] = true;
-        involved.push_back(index);
-      }
-    }
-  }
-  const auto totalEnergy = [&] {  // each body paired with the world, which adds nothing
-    double energy = 0.0;
-    for (const int index : involved)
-      energy += impact::kineticEnergy({bodies[index], kImmovable});
-    return energy;
-  };
-  const double energyBefore = totalEnergy();
   std::vector<Vec3>& v = buffers.v;  // the bodies' velocities during the solve
   std::vector<Vec3>& w = buffers.w;
   v.clear();
@@ -194,13 +173,29 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   std::vector<double>& moved = buffers.moved;
   reach.assign(bodies.size(), 0.0);
   moved.assign(bodies.size(), 0.0);
+  // Only the bodies a contact joins change: the per-sweep work over bodies reads those alone (a
+  // landing holds one contact group of an island, its bodies passed whole).
+  std::vector<int>& involved = buffers.involved;
+  std::vector<char>& joined = buffers.joined;
+  involved.clear();
+  joined.assign(bodies.size(), false);
   for (const PersistentContact& c : contacts) {
     for (const int index : {c.bodyA, c.bodyB}) {
-      if (index != kWorld) {
-        reach[index] = std::max(reach[index], (c.point - bodies[index].centerOfMass).norm());
+      if (index == kWorld) continue;
+      reach[index] = std::max(reach[index], (c.point - bodies[index].centerOfMass).norm());
+      if (!joined[index]) {
+        joined[index] = true;
+        involved.push_back(index);
       }
     }
   }
+  const auto totalEnergy = [&] {  // each body paired with the world, which adds nothing
+    double energy = 0.0;
+    for (const int index : involved)
+      energy += impact::kineticEnergy({bodies[index], kImmovable});
+    return energy;
+  };
+  const double energyBefore = totalEnergy();
   const auto movedOf = [&](int index) { return index == kWorld ? 0.0 : moved[index]; };
   // A contact-frame impulse of size |λ| on a body: its bound |Δv| + |Δω| reach, |Δω| bounded by
   // the turn's Frobenius norm times |λ|, which spares a square root per body.
@@ -257,6 +252,9 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   std::vector<Vec3>& vStart = buffers.vStart;
   std::vector<Vec3>& wStart = buffers.wStart;
   std::vector<double>& movedStart = buffers.movedStart;
+  vStart.resize(bodies.size());  // set at each test sweep, for the involved bodies
+  wStart.resize(bodies.size());
+  movedStart.resize(bodies.size());
   // The largest change per sweep when it last fell by 1 %, and that sweep (settings.stallSweeps).
   double progressTo = std::numeric_limits<double>::infinity();
   int progressAt = 0;
@@ -490,9 +488,6 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     // the test costs a third of a sweep, and a few sweeps more than needed change nothing.
     const bool test = iteration == 1 || iteration % 4 == 0 || iteration == settings.maxIterations;
     if (test) {
-      vStart.resize(v.size());
-      wStart.resize(w.size());
-      movedStart.resize(moved.size());
       for (const int index : involved) {
         vStart[index] = v[index];
         wStart[index] = w[index];
