@@ -189,6 +189,8 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       }
     }
   }
+  // In index order, so that sums over them add in the order of a sum over all bodies.
+  std::sort(involved.begin(), involved.end());
   const auto totalEnergy = [&] {  // each body paired with the world, which adds nothing
     double energy = 0.0;
     for (const int index : involved)
@@ -295,11 +297,16 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   std::vector<Vec3>& angularImpulse = buffers.angularImpulse;
   // Each body's part of the moves' bounds (moveBound), added to `moved` where they are kept.
   std::vector<double>& movedInTry = buffers.movedInTry;
+  linearImpulse.resize(bodies.size());  // set for the involved bodies at each try
+  angularImpulse.resize(bodies.size());
+  movedInTry.resize(bodies.size());
   const auto tryMoves = [&](const std::vector<std::size_t>& indices, const std::vector<Vec3>& moves,
                             bool withAllowance) {
-    linearImpulse.assign(bodies.size(), Vec3::Zero());
-    angularImpulse.assign(bodies.size(), Vec3::Zero());
-    movedInTry.assign(bodies.size(), 0.0);
+    for (const int b : involved) {
+      linearImpulse[b] = Vec3::Zero();
+      angularImpulse[b] = Vec3::Zero();
+      movedInTry[b] = 0.0;
+    }
     double change = 0.0;
     for (std::size_t k = 0; k < indices.size(); ++k) {
       const SweepContact& s = sweep[indices[k]];
@@ -317,15 +324,15 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       }
       if (withAllowance) change += contacts[indices[k]].approach * moves[k](0);
     }
-    const auto turnOf = [&](std::size_t b) -> Vec3 {
+    const auto turnOf = [&](int b) -> Vec3 {
       return bodies[b].inverseInertiaWorld * angularImpulse[b];
     };
-    for (std::size_t b = 0; b < bodies.size(); ++b) {
+    for (const int b : involved) {
       change += linearImpulse[b].dot(v[b] + 0.5 * bodies[b].inverseMass * linearImpulse[b]) +
                 angularImpulse[b].dot(w[b] + 0.5 * turnOf(b));
     }
     if (!(change <= 0.0)) return false;
-    for (std::size_t b = 0; b < bodies.size(); ++b) {
+    for (const int b : involved) {
       v[b] += bodies[b].inverseMass * linearImpulse[b];
       w[b] += turnOf(b);
       moved[b] += movedInTry[b];

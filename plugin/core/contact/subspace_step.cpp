@@ -22,6 +22,7 @@ struct RowOnBody {
 struct ActiveRows {
   std::vector<std::pair<std::size_t, int>> rows;  // (contact, its frame's axis) per row
   std::vector<std::vector<RowOnBody>> rowsOf;     // per body
+  std::vector<std::size_t> held;                  // the bodies with rows, in index order
   Eigen::VectorXd diagonal;                       // A's
   Eigen::VectorXd residual;                       // the row's target minus its velocity (m/s)
   Eigen::Index size() const { return static_cast<Eigen::Index>(rows.size()); }
@@ -63,6 +64,8 @@ ActiveRows activeRowsOf(const std::vector<SweepContact>& sweep,
       }
     }
   }
+  for (std::size_t body = 0; body < bodyCount; ++body)
+    if (!active.rowsOf[body].empty()) active.held.push_back(body);
   active.diagonal = Eigen::Map<Eigen::VectorXd>(diagonal.data(), active.size());
   active.residual = Eigen::Map<Eigen::VectorXd>(residual.data(), active.size());
   return active;
@@ -75,8 +78,7 @@ std::optional<Eigen::VectorXd> directSolve(const ActiveRows& active,
                                            const std::vector<impact::ContactBody>& bodies) {
   std::vector<Eigen::Triplet<double>> entries;
   int columns = 0;
-  for (std::size_t body = 0; body < bodies.size(); ++body) {
-    if (active.rowsOf[body].empty()) continue;
+  for (const std::size_t body : active.held) {
     const Eigen::SelfAdjointEigenSolver<Mat3> inertia(bodies[body].inverseInertiaWorld);
     const Mat3 root = inertia.eigenvectors() *
                       inertia.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal() *
@@ -118,16 +120,16 @@ Eigen::VectorXd conjugateGradients(const ActiveRows& active, int maxProducts, do
   // A x without forming A: the impulses x turn into each body's Δv, Δω, read back along each row.
   std::vector<Vec3> dv(bodyCount), dw(bodyCount);
   const auto times = [&](const Eigen::VectorXd& x) {
-    std::fill(dv.begin(), dv.end(), Vec3::Zero());
-    std::fill(dw.begin(), dw.end(), Vec3::Zero());
-    for (std::size_t body = 0; body < bodyCount; ++body) {
+    for (const std::size_t body : active.held) {
+      dv[body] = Vec3::Zero();
+      dw[body] = Vec3::Zero();
       for (const RowOnBody& r : active.rowsOf[body]) {
         dv[body] += (r.sign * r.inverseMass * x(r.row)) * r.direction;
         dw[body] += (r.sign * x(r.row)) * r.turn;
       }
     }
     Eigen::VectorXd product = Eigen::VectorXd::Zero(n);
-    for (std::size_t body = 0; body < bodyCount; ++body) {
+    for (const std::size_t body : active.held) {
       for (const RowOnBody& r : active.rowsOf[body])
         product(r.row) += r.sign * (r.direction.dot(dv[body]) + r.arm.dot(dw[body]));
     }
