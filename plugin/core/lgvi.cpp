@@ -149,12 +149,15 @@ FlowResult flow(const MassProperties& body, const BodyState& state, double h,
 }
 
 FlowResult flowInSubsteps(const MassProperties& body, const BodyState& state, double h,
-                          const ExternalLoad& load, int maxSubsteps,
-                          const NewtonSettings& settings) {
+                          const ExternalLoad& load, int maxSubsteps, const NewtonSettings& settings,
+                          int fewestSubsteps) {
   if (maxSubsteps < 1) throw Error("flowInSubsteps: maxSubsteps must be at least 1");
-  FlowResult result = flow(body, state, h, load, settings);
+  if (fewestSubsteps < 1 || fewestSubsteps > maxSubsteps) {
+    throw Error("flowInSubsteps: fewestSubsteps must be between 1 and maxSubsteps");
+  }
+  FlowResult result{state, {}, fewestSubsteps};
   // Each attempt doubles n: the rotation per sub-step halves, and with it |g| against J.
-  for (int n = 2; !result.ok() && n <= maxSubsteps; n *= 2) {
+  for (int n = fewestSubsteps; n <= maxSubsteps; n *= 2) {
     FlowResult next{state, {}, n};
     for (int i = 0; i < n && next.ok(); ++i) {
       const FlowResult part = flow(body, next.state, h / n, load, settings);
@@ -162,6 +165,7 @@ FlowResult flowInSubsteps(const MassProperties& body, const BodyState& state, do
       next.rotation = part.rotation;
     }
     result = next.ok() ? next : FlowResult{state, next.rotation, n};
+    if (result.ok()) break;
   }
   return result;
 }

@@ -352,5 +352,34 @@ TEST(FlowInSubsteps, ReportsASpinBeyondItsSubstepsAndChangesNothing) {
   EXPECT_THROW(flowInSubsteps(ball, s, h, {}, 0), Error);
 }
 
+// A path of flows from one state (the variational step's probes between events) takes the
+// sub-steps its longest flow needed: fewestSubsteps = 4 on a body one step could turn is F̃[h/4]⁴,
+// not F̃[h], and one the four cannot turn doubles on from there.
+TEST(FlowInSubsteps, TakesAtLeastTheSubstepsAskedFor) {
+  test::Random random(7);
+  const MassProperties body = MassProperties::create(1.3, random.inertia());
+  const BodyState s{random.vector(5.0), random.rotation(), random.vector(3.0), random.vector(0.5)};
+  const ExternalLoad load{kGravity, Vec3(0.1, 0, 0), Vec3(0, 0.2, 0)};
+  const double h = 0.01;
+  ASSERT_TRUE(flow(body, s, h, load).ok());
+  const FlowResult four = flowInSubsteps(body, s, h, load, kMaxFlowSubsteps, {}, 4);
+  ASSERT_TRUE(four.ok());
+  EXPECT_EQ(four.substeps, 4);
+  BodyState byHand = s;
+  for (int i = 0; i < 4; ++i)
+    byHand = flow(body, byHand, h / 4, load).state;
+  EXPECT_EQ(four.state.R, byHand.R);
+  EXPECT_EQ(four.state.Pi, byHand.Pi);
+  EXPECT_EQ(four.state.x, byHand.x);
+  EXPECT_NE(four.state.R, flow(body, s, h, load).state.R);
+  // h|ω| = 12 for the ball: 16 sub-steps, the first count from 2 on that solves.
+  const MassProperties ball = uniformEllipsoid(2.0, {0.3, 0.3, 0.3});
+  const BodyState fast{
+      {0, 0, 1}, Mat3::Identity(), {1, 0, 0}, (12.0 / h) * ball.inertia()(0, 0) * Vec3::UnitZ()};
+  EXPECT_EQ(flowInSubsteps(ball, fast, h, {}, kMaxFlowSubsteps, {}, 2).substeps, 16);
+  EXPECT_THROW(flowInSubsteps(body, s, h, load, kMaxFlowSubsteps, {}, 0), Error);
+  EXPECT_THROW(flowInSubsteps(body, s, h, load, 4, {}, 8), Error);
+}
+
 }  // namespace
 }  // namespace carom::core

@@ -79,16 +79,19 @@ FlowResult flow(const MassProperties& body, const BodyState& state, double h,
 /// step, 3840 rad/s at 60 Hz.
 inline constexpr int kMaxFlowSubsteps = 64;
 
-/// F̃[h/n]ⁿ: the step taken as n equal steps of flow, n the first of 1, 2, 4, …, maxSubsteps for
-/// which every rotation solve converges; n = 1, exactly flow, wherever flow succeeds. (5.9c) has no
-/// solution once a step would turn the body by more than about a quarter turn: for J = jI,
-/// j sin θ = |g| needs |g| = h|Π| ≤ j, that is h|ω| ≤ 1, so at 60 Hz a ball spinning faster than
-/// 60 rad/s (a 5 cm ball rolling at 3 m/s) has no step of its own. Each sub-step is the same
+/// F̃[h/n]ⁿ: the step taken as n equal steps of flow, n the first of fewestSubsteps, twice that, …,
+/// maxSubsteps for which every rotation solve converges; n = 1, exactly flow, wherever flow
+/// succeeds and fewestSubsteps is 1. A path of flows from one state, each over its own h, is
+/// continuous in h only with a fixed n: fewestSubsteps gives it the n its longest flow needed.
+/// (5.9c) has no solution once a step would turn the body by more than about a quarter turn: for J
+/// = jI, j sin θ = |g| needs |g| = h|Π| ≤ j, that is h|ω| ≤ 1, so at 60 Hz a ball spinning faster
+/// than 60 rad/s (a 5 cm ball rolling at 3 m/s) has no step of its own. Each sub-step is the same
 /// variational map, so the composition keeps what one step keeps: it is symplectic, changes the
 /// spatial angular momentum by exactly hτ and is time-reversible. Not ok, with the state unchanged
 /// and `rotation` the failed solve, when even maxSubsteps sub-steps do not solve.
+/// Throws carom::Error unless 1 ≤ fewestSubsteps ≤ maxSubsteps.
 FlowResult flowInSubsteps(const MassProperties& body, const BodyState& state, double h,
                           const ExternalLoad& load, int maxSubsteps = kMaxFlowSubsteps,
-                          const NewtonSettings& settings = {});
+                          const NewtonSettings& settings = {}, int fewestSubsteps = 1);
 
 }  // namespace carom::core
