@@ -154,7 +154,10 @@ StepDiagnostics VariationalStep::run() {
   std::iota(all.begin(), all.end(), 0);
   flowBodies(
       all, 1.0, [&](int body) -> const core::BodyState& { return m_bodies[body].state; },
-      [&](int body, const core::BodyState& state) { m_trial[body] = state; },
+      [&](int body, const core::BodyState& state) {
+        m_trial[body] = state;
+        anchorAt(body, m_bodies[body].state, 0);
+      },
       [&](int g, const detail::JointImpulses& impulses) {
         m_jointsTrial[g] = impulses;
         detail::addImpulses(m_jointsNow[g], m_jointsTrial[g]);
@@ -298,8 +301,18 @@ void VariationalStep::takeTrials(const std::vector<int>& bodies) {
 
 void VariationalStep::advanceIsland(const Island& island, double alpha) {
   m_now += alpha;
+  std::vector<int> jointedBodies;  // flowed on with their groups; the others from their anchors
+  for (const int body : island.bodies) {
+    if (jointed(body)) {
+      jointedBodies.push_back(body);
+      continue;
+    }
+    StepBody& stepBody = m_bodies[body];
+    stepBody.state =
+        flowBody(body, stepBody.anchor, m_now - stepBody.anchorTime, stepBody.anchorSubsteps);
+  }
   flowBodies(
-      island.bodies, alpha,
+      jointedBodies, alpha,
       [&](int body) -> const core::BodyState& { return m_bodies[body].state; },
       [&](int body, const core::BodyState& state) { m_bodies[body].state = state; },
       [&](int g, const detail::JointImpulses& impulses) {
@@ -394,23 +407,42 @@ bool sameState(const core::BodyState& a, const core::BodyState& b) {
 
 }  // namespace
 
-core::BodyState VariationalStep::flowBody(int index, const core::BodyState& from,
-                                          double fraction) const {
+core::BodyState VariationalStep::flowBody(int index, const core::BodyState& from, double fraction,
+                                          int fewestSubsteps, int* substeps) const {
+  if (fraction == 0) {  // an anchored body's state at its anchor's own instant
+    if (substeps != nullptr) *substeps = fewestSubsteps;
+    return from;
+  }
   BodyFlow& last = m_lastFlows[index];
-  if (last.fraction == fraction && sameState(last.from, from)) return last.to;
+  if (last.fraction == fraction && last.fewestSubsteps == fewestSubsteps &&
+      sameState(last.from, from)) {
+    if (substeps != nullptr) *substeps = last.substeps;
+    return last.to;
+  }
   const StepBody& body = m_bodies[index];
   // A body spinning faster than one step's rotation solve reaches (about 1/h rad/s) is flowed in
   // sub-steps of the same map.
   const core::FlowResult result =
-      core::flowInSubsteps(body.mass, from, fraction * m_timeStep, body.load);
+      core::flowInSubsteps(body.mass, from, fraction * m_timeStep, body.load,
+                           core::kMaxFlowSubsteps, {}, fewestSubsteps);
   if (!result.ok()) {
     throw Error("variational step: the LGVI rotation solve failed for a body spinning at " +
                 std::to_string(core::angularVelocityWorld(body.mass, from).norm()) +
                 " rad/s, even in " + std::to_string(result.substeps) + " sub-steps (" +
                 std::string(core::toString(result.rotation.status)) + ")");
   }
-  last = {fraction, from, result.state};
+  last = {fraction, fewestSubsteps, from, result.state, result.substeps};
+  if (substeps != nullptr) *substeps = result.substeps;
   return result.state;
+}
+
+void VariationalStep::anchorAt(int index, const core::BodyState& state, double instant) {
+  StepBody& body = m_bodies[index];
+  body.anchor = state;
+  body.anchorTime = instant;
+  body.anchorSubsteps = 1;
+  // The trial's sub-steps: a memo hit where the trial was just flowed from this state.
+  if (!jointed(index)) flowBody(index, state, 1.0 - instant, 1, &body.anchorSubsteps);
 }
 
 detail::GroupStep VariationalStep::flowGroup(
@@ -475,7 +507,10 @@ void VariationalStep::flowBodies(const std::vector<int>& bodies, double fraction
 
 core::BodyState VariationalStep::probeBody(int index, double fraction) const {
   const auto now = [&](int body) -> const core::BodyState& { return m_bodies[body].state; };
-  if (!jointed(index)) return flowBody(index, now(index), fraction);
+  if (!jointed(index)) {
+    const StepBody& body = m_bodies[index];
+    return flowBody(index, body.anchor, m_now + fraction - body.anchorTime, body.anchorSubsteps);
+  }
   const int g = m_joints.groupOf[index];
   const std::vector<int>& members = m_joints.groups[g].bodies;
   const auto at = [&](const std::vector<core::BodyState>& states) {
@@ -547,6 +582,7 @@ std::vector<int> VariationalStep::refreshTrials(const Island& island, double rem
       stale, remaining, [&](int body) -> const core::BodyState& { return m_bodies[body].state; },
       [&](int body, const core::BodyState& state) {  // a stale body's joint group comes along
         m_trial[body] = state;
+        anchorAt(body, m_bodies[body].state, m_now);
         m_stale[body] = false;
         for (const int p : m_pairsOf[body]) {
           PairTrack& track = m_tracks[p];
@@ -984,10 +1020,16 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     const double slack = track.quiet ? std::max(pair.slack, -track.quietFloor) : pair.slack;
     const double phiTrial = trialGap + slack;
     if (!track.impactAt && !(phiTrial < 0)) {
+      track.nearUnsearched = false;
       const std::optional<double> swept = sweptImpact(p, slack, phiTrial, remaining);
       track.swept = swept.has_value();
       track.impactAt = swept ? elapsed + *swept : std::numeric_limits<double>::infinity();
     }
+    // Apart at its trial poses and too near for the swept search when it was asked: closer than its
+    // slack now, it has dipped inside the step, and is resolved now, as a closing pair would be.
+    if (track.nearUnsearched && track.impactAt && std::isinf(*track.impactAt) &&
+        gapNowAtLeast(p) + slack < 0 && gapNow(p).distance + slack < 0)
+      track.impactAt = elapsed;
     if (track.impactAt) {
       consider(p, std::max(0.0, *track.impactAt - elapsed));
       continue;

@@ -69,6 +69,17 @@ struct StepBody {
   // locked, and left 0 for a body no joint holds, as only jointedMotion reads it): a point of it
   // turns at most at √(2 T k) with rotational energy T.
   double turningInverseMass = 0;
+  // The state its trial was flowed from and that instant (a fraction of the step): its state at an
+  // instant t of the step is the flow from there over t − anchorTime, the trial at t = 1 (the
+  // search's probes and the events' advances both; a joint group's members are flowed on from
+  // their states now). Advanced by the events' sub-flows instead, a spinning body would drift from
+  // the path its trial ends on by the discrete flow's failure to compose (F̃[a]F̃[b] ≠ F̃[a + b]; a
+  // centimetre in a step at 40 rad/s), and the search would probe a path the step does not take.
+  core::BodyState anchor;
+  double anchorTime = 0;
+  // The sub-steps the trial's flow from the anchor took (core::flowInSubsteps): the flows to
+  // earlier instants take as many, or the path would jump where a shorter flow needs fewer.
+  int anchorSubsteps = 1;
   // The acceleration its loads give its centre (m/s²): gravity and the user's force.
   core::Vec3 loadAcceleration() const { return load.gravity + mass.inverseMass() * load.force; }
 };
@@ -178,6 +189,10 @@ struct PairTrack {
   // Its path comes within touching inside the step though its trial poses are apart (sweptImpact):
   // a fast body meeting a thin one. Found with impactAt, kept until impactAt is found again.
   bool swept = false;
+  // Its gap was under the swept search's floor when that search last asked (sweptImpact), which
+  // then leaves its path inside the step unsearched: its gap now is asked at each event instead,
+  // and a dip below touching is an impact there (earliestImpact).
+  bool nearUnsearched = false;
   // Found again at the instant it had just been held or grazed, with nothing struck, or held by the
   // Zeno guard (runIsland): its closing is left to the persistent contacts until an impact changes
   // one of its bodies or its gap falls below `quietFloor` (quietPair).
@@ -352,8 +367,14 @@ class VariationalStep {
   // A body in no island (free flight so far) brought to the island's instant and made one of its
   // bodies, with its joint group.
   void joinFreeFlier(Island& island, int id, int body, double elapsed);
-  // A body that no joint holds, flowed by `fraction` of the step from `from` (its free LGVI flow).
-  core::BodyState flowBody(int index, const core::BodyState& from, double fraction) const;
+  // A body that no joint holds, flowed by `fraction` of the step from `from` (its free LGVI flow),
+  // in `fewestSubsteps` equal sub-steps or more (core::flowInSubsteps); the count taken goes to
+  // `substeps` where given.
+  core::BodyState flowBody(int index, const core::BodyState& from, double fraction,
+                           int fewestSubsteps = 1, int* substeps = nullptr) const;
+  // Body `index`'s trial flowed from `state` at `instant` (a fraction of the step): its anchor
+  // (StepBody::anchor) from here on.
+  void anchorAt(int index, const core::BodyState& state, double instant);
   // Joint group g's bodies (detail::JointGroup, in its order) flowed together by `fraction` of the
   // step from `from(body)` by the constrained LGVI (core::joints::flow, RATTLE): their joints held
   // at the end to core::joints::JointSettings' tolerance, their velocities along them.
@@ -378,7 +399,9 @@ class VariationalStep {
   // of the step), and the island's advance repeats the located pair's (a third of the bin's flows).
   struct BodyFlow {
     double fraction = std::numeric_limits<double>::quiet_NaN();  // none yet: equal to no fraction
+    int fewestSubsteps = 1;
     core::BodyState from, to;
+    int substeps = 1;
   };
   struct GroupProbe {
     double fraction;

@@ -120,6 +120,7 @@ void VariationalStep::joinFreeFlier(Island& island, int id, int body, double ela
       {body}, elapsed, [&](int b) -> const core::BodyState& { return m_start[b]; },
       [&](int b, const core::BodyState& state) {
         m_bodies[b].state = state;
+        anchorAt(b, m_start[b], 0);  // its trial's flow, from the start of the step
         m_islandOf[b] = id;
         m_slot[b] = static_cast<int>(island.bodies.size());
         island.bodies.push_back(b);

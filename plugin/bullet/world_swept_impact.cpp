@@ -112,7 +112,8 @@ std::optional<double> VariationalStep::sweptImpact(int p, double slack, double p
     return static_cast<const core::BodyState*>(&state);
   };
   Gap gap = gapNow(p);
-  if (gap.distance + slack < kSweptFloor) return std::nullopt;
+  m_tracks[p].nearUnsearched = gap.distance + slack < kSweptFloor;
+  if (m_tracks[p].nearUnsearched) return std::nullopt;
   std::optional<double> apart = apartFor(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), 0,
                                          remaining, gap.normal, slack, false);  // s
   const bool bounded = apart.has_value();
