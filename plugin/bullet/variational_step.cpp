@@ -307,9 +307,7 @@ void VariationalStep::advanceIsland(const Island& island, double alpha) {
       jointedBodies.push_back(body);
       continue;
     }
-    StepBody& stepBody = m_bodies[body];
-    stepBody.state =
-        flowBody(body, stepBody.anchor, m_now - stepBody.anchorTime, stepBody.anchorSubsteps);
+    m_bodies[body].state = anchoredStateAt(body, m_now);
   }
   flowBodies(
       jointedBodies, alpha,
@@ -445,6 +443,11 @@ void VariationalStep::anchorAt(int index, const core::BodyState& state, double i
   if (!jointed(index)) flowBody(index, state, 1.0 - instant, 1, &body.anchorSubsteps);
 }
 
+core::BodyState VariationalStep::anchoredStateAt(int index, double instant) const {
+  const StepBody& body = m_bodies[index];
+  return flowBody(index, body.anchor, instant - body.anchorTime, body.anchorSubsteps);
+}
+
 detail::GroupStep VariationalStep::flowGroup(
     int g, double fraction, const std::function<const core::BodyState&(int)>& from) const {
   const detail::JointGroup& group = m_joints.groups[g];
@@ -507,10 +510,7 @@ void VariationalStep::flowBodies(const std::vector<int>& bodies, double fraction
 
 core::BodyState VariationalStep::probeBody(int index, double fraction) const {
   const auto now = [&](int body) -> const core::BodyState& { return m_bodies[body].state; };
-  if (!jointed(index)) {
-    const StepBody& body = m_bodies[index];
-    return flowBody(index, body.anchor, m_now + fraction - body.anchorTime, body.anchorSubsteps);
-  }
+  if (!jointed(index)) return anchoredStateAt(index, m_now + fraction);
   const int g = m_joints.groupOf[index];
   const std::vector<int>& members = m_joints.groups[g].bodies;
   const auto at = [&](const std::vector<core::BodyState>& states) {
@@ -1007,6 +1007,11 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     double slack;
   };
   std::vector<Unlocated> unlocated;
+  // A pair's Φ now at least: the lower bound where it is not below zero, else its exact value.
+  const auto phiNowAtLeast = [&](int p, double slack) {
+    const double phi = gapNowAtLeast(p) + slack;
+    return phi < 0 ? gapNow(p).distance + slack : phi;
+  };
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
     // A pair's trial gap and impact instant change only when one of its bodies has been struck or
@@ -1020,7 +1025,6 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     const double slack = track.quiet ? std::max(pair.slack, -track.quietFloor) : pair.slack;
     const double phiTrial = trialGap + slack;
     if (!track.impactAt && !(phiTrial < 0)) {
-      track.nearUnsearched = false;
       const std::optional<double> swept = sweptImpact(p, slack, phiTrial, remaining);
       track.swept = swept.has_value();
       track.impactAt = swept ? elapsed + *swept : std::numeric_limits<double>::infinity();
@@ -1028,14 +1032,13 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     // Apart at its trial poses and too near for the swept search when it was asked: closer than its
     // slack now, it has dipped inside the step, and is resolved now, as a closing pair would be.
     if (track.nearUnsearched && track.impactAt && std::isinf(*track.impactAt) &&
-        gapNowAtLeast(p) + slack < 0 && gapNow(p).distance + slack < 0)
+        phiNowAtLeast(p, slack) < 0)
       track.impactAt = elapsed;
     if (track.impactAt) {
       consider(p, std::max(0.0, *track.impactAt - elapsed));
       continue;
     }
-    double phiAtLeast = gapNowAtLeast(p) + slack;
-    if (phiAtLeast < 0) phiAtLeast = gapNow(p).distance + slack;
+    const double phiAtLeast = phiNowAtLeast(p, slack);
     if (phiAtLeast < 0) {  // already closer than its slack: resolved now
       track.impactAt = elapsed;
       consider(p, 0);

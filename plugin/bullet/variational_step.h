@@ -375,6 +375,8 @@ class VariationalStep {
   // Body `index`'s trial flowed from `state` at `instant` (a fraction of the step): its anchor
   // (StepBody::anchor) from here on.
   void anchorAt(int index, const core::BodyState& state, double instant);
+  // A body that no joint holds at `instant` of the step: flowed from its anchor.
+  core::BodyState anchoredStateAt(int index, double instant) const;
   // Joint group g's bodies (detail::JointGroup, in its order) flowed together by `fraction` of the
   // step from `from(body)` by the constrained LGVI (core::joints::flow, RATTLE): their joints held
   // at the end to core::joints::JointSettings' tolerance, their velocities along them.

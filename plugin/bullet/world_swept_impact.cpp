@@ -99,6 +99,7 @@ bool VariationalStep::mayPassThrough(int p, double remaining) {
 
 std::optional<double> VariationalStep::sweptImpact(int p, double slack, double phiTrial,
                                                    double remaining) {
+  m_tracks[p].nearUnsearched = false;
   // To come closer than touching and be apart again by phiTrial at the end, the pair closes by
   // Φ now and opens by phiTrial at least.
   if (!(remaining > 0) || !(closingBound(p, remaining) > gapNowAtLeast(p) + slack + phiTrial))
