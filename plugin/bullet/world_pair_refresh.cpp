@@ -116,15 +116,19 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
 void VariationalStep::joinFreeFlier(Island& island, int id, int body, double elapsed) {
   // Free flight so far: at the island's instant now, and one of its bodies from here, with its
   // joint group (which no pair had put in an island either).
+  const auto join = [&](int b, const core::BodyState& state) {
+    m_bodies[b].state = state;
+    m_islandOf[b] = id;
+    m_slot[b] = static_cast<int>(island.bodies.size());
+    island.bodies.push_back(b);
+  };
+  if (!jointed(body)) {
+    anchorAt(body, m_start[body], 0);  // its trial's flow, from the start of the step
+    join(body, anchoredStateAt(body, elapsed));
+    return;
+  }
   flowBodies(
-      {body}, elapsed, [&](int b) -> const core::BodyState& { return m_start[b]; },
-      [&](int b, const core::BodyState& state) {
-        m_bodies[b].state = state;
-        anchorAt(b, m_start[b], 0);  // its trial's flow, from the start of the step
-        m_islandOf[b] = id;
-        m_slot[b] = static_cast<int>(island.bodies.size());
-        island.bodies.push_back(b);
-      },
+      {body}, elapsed, [&](int b) -> const core::BodyState& { return m_start[b]; }, join,
       [&](int g, const detail::JointImpulses& impulses) {
         m_jointsNow[g] = impulses;
         detail::addImpulses(m_jointsKicked[g], m_jointsNow[g]);
