@@ -27,11 +27,11 @@ inline core::contact::PersistentContactSettings withStickingBlocks(
   return settings;
 }
 
-// The holds at the start of the step, which set the motion of a pile for the whole step: to
-// 1e-12 m/s, where a pile at rest stays exactly at rest and its next step's warm start is exact
-// (solved only to kHoldDrift, a pile's contacts keep changing and every step's hold takes dozens
-// of sweeps). Gauss–Seidel converges slowly down a stack; warm-started steps converge in a
-// few sweeps, and where they do not, subspace solves (up to 8) carry the loads down the pile.
+// The hold at the start of the step (after its plastic stop), which sets the motion of a pile for
+// the whole step: to 1e-12 m/s, where a pile at rest stays exactly at rest and its next step's warm
+// start is exact (solved only to kHoldDrift, a pile's contacts keep changing and every step's hold
+// takes dozens of sweeps). Gauss–Seidel converges slowly down a stack; warm-started steps converge
+// in a few sweeps, and where they do not, subspace solves (up to 8) carry the loads down the pile.
 // While what its sweeps change is above the approach a hold may leave (kHoldDrift per step), it
 // stops crawling (PersistentContactSettings::crawlAbove): a pile of round bodies with friction
 // crawls there for thousands of sweeps that leave it as far from held, while below that level a
@@ -40,10 +40,10 @@ inline core::contact::PersistentContactSettings stepHoldSettings(double timeStep
   return withStickingBlocks({5000, 1e-12, 512, true, 8, kHoldDrift / timeStep});
 }
 
-// The plastic stop at the end of the step: what it leaves approaching, the next step's hold takes
-// up, so it is solved to kHoldDrift, and a 16-sweep stall window ends it where Gauss–Seidel cycles
-// with friction among nearly redundant contacts.
-inline core::contact::PersistentContactSettings endOfStepStopSettings(double timeStep) {
+// The plastic stops at the end of the step and at its start (before its hold): what they leave
+// approaching, the hold after them takes up, so they are solved to kHoldDrift, and a 16-sweep stall
+// window ends them where Gauss–Seidel cycles with friction among nearly redundant contacts.
+inline core::contact::PersistentContactSettings stepStopSettings(double timeStep) {
   return withStickingBlocks({5000, kHoldDrift / timeStep, 16, true, 8});
 }
 

@@ -71,6 +71,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     std::vector<PairContact> contacts;  // those held
     std::vector<PairContact> touching;  // all, for markTouching
   };
+  const bool startOfStep = mode == Hold::kStartOfStep || mode == Hold::kResting;
   std::vector<Resting> resting;
   DistinctContacts distinct;      // the contacts of `resting`
   std::vector<bool> heldEarlier;  // per pair, at a landing (read only there)
@@ -129,7 +130,6 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     const core::impact::ContactBody bodyB = contactBodyOf(pair.bodyB, pair.b);
     constexpr double kAll = std::numeric_limits<double>::infinity();
     const double restingSpeed = guarded ? kAll : restingSpeedOf(materialOf(pair.a, pair.b));
-    const bool startOfStep = mode == Hold::kStartOfStep || mode == Hold::kResting;
     // An island at rest holds its closing pairs' separating contacts too, as speculative ones: its
     // flow locates no landing to catch them when they come back.
     const double separatingSpeed = guarded || (closesAtEnd && closing) ? kAll
@@ -264,13 +264,14 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
 
   // Inside the step both solves below start from a pile held before (persistent_settings.h).
   const core::contact::PersistentContactSettings settings =
-      mode == Hold::kStartOfStep || mode == Hold::kResting
-          ? detail::stepHoldSettings(m_timeStep)
-          : detail::landingHoldSettings(m_timeStep);
+      startOfStep ? detail::stepHoldSettings(m_timeStep) : detail::landingHoldSettings(m_timeStep);
   // (a) Stop what still approaches, at once and plastically: a half impulse would let the body
-  // sink by ½τ u_n over the rest of the step.
-  const core::contact::PersistentContactReport stop =
-      solveHeldContacts(island, bodies, contacts, settings);
+  // sink by ½τ u_n over the rest of the step. At the start of the step it is solved as the end of
+  // the step's stop is, to kHoldDrift: what it leaves approaching the hold (b) takes up, a contact
+  // sinking by half of it over the step, and to 1e-12 m/s with friction it crawls for hundreds of
+  // sweeps where a pile still moves.
+  const core::contact::PersistentContactReport stop = solveHeldContacts(
+      island, bodies, contacts, startOfStep ? detail::stepStopSettings(m_timeStep) : settings);
   for (std::size_t i = 0; i < contacts.size(); ++i)
     applyHeldImpulse(held[i], contacts[i].impulse);
   // Speculative contacts closed at the end of the step (an island at rest's, and a slowly closing
@@ -328,7 +329,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   // (PersistentContactSettings::restingStart): a wall's loads would take Gauss–Seidel thousands
   // of sweeps to carry down.
   core::contact::PersistentContactSettings holdSettings = settings;
-  holdSettings.restingStart = mode == Hold::kStartOfStep || mode == Hold::kResting;
+  holdSettings.restingStart = startOfStep;
   const core::contact::PersistentContactReport hold =
       solveHeldContacts(island, bodies, contacts, holdSettings);
   if (!stop.ok() || !hold.ok()) m_diagnostics.message = stop.ok() ? hold.message : stop.message;
@@ -542,7 +543,7 @@ void VariationalStep::stopHeldContacts(const Island& island, int id) {
     contacts.push_back(contact);
   }
   const core::contact::PersistentContactReport stop =
-      solveHeldContacts(island, bodies, contacts, detail::endOfStepStopSettings(m_timeStep));
+      solveHeldContacts(island, bodies, contacts, detail::stepStopSettings(m_timeStep));
   if (!stop.ok()) m_diagnostics.message = stop.message;
   if (stop.penetratingContact >= 0) {
     const CandidatePair& pair = *pairOf[stop.penetratingContact];
