@@ -1007,6 +1007,7 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     double slack;
   };
   std::vector<Unlocated> unlocated;
+  std::vector<std::pair<int, double>> near;  // unsearched near pairs still apart, and their slacks
   // A pair's Φ now at least: the lower bound where it is not below zero, else its exact value.
   const auto phiNowAtLeast = [&](int p, double slack) {
     const double phi = gapNowAtLeast(p) + slack;
@@ -1031,9 +1032,12 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     }
     // Apart at its trial poses and too near for the swept search when it was asked: closer than its
     // slack now, it has dipped inside the step, and is resolved now, as a closing pair would be.
-    if (track.nearUnsearched && track.impactAt && std::isinf(*track.impactAt) &&
-        phiNowAtLeast(p, slack) < 0)
-      track.impactAt = elapsed;
+    if (track.nearUnsearched && track.impactAt && std::isinf(*track.impactAt)) {
+      if (phiNowAtLeast(p, slack) < 0)
+        track.impactAt = elapsed;
+      else
+        near.emplace_back(p, slack);
+    }
     if (track.impactAt) {
       consider(p, std::max(0.0, *track.impactAt - elapsed));
       continue;
@@ -1070,6 +1074,15 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
   for (const int p : island.pairs) {
     if (m_tracks[p].touched && !m_tracks[p].quiet)
       consider(p, earliestVertexImpact(p, remaining, earliest));
+  }
+  // With no other event in the island, the near pairs' paths to the end of the step (with one,
+  // each is asked at that event).
+  if (earliest < remaining) return earliest;
+  for (const auto& [p, slack] : near) {
+    const std::optional<double> alpha = nearDip(p, slack, remaining);
+    if (!alpha) continue;
+    m_tracks[p].impactAt = elapsed + *alpha;
+    consider(p, *alpha);
   }
   return earliest;
 }
@@ -1179,15 +1192,10 @@ std::optional<double> VariationalStep::locateImpactBefore(
   }
   // Each probe: the pair's bodies flowed F̃[αh] from the current instant, then one gap query.
   core::BodyState probeA, probeB;
-  const auto probe = [&](int index, core::BodyState& state, double alpha) {
-    if (index == kFixed) return static_cast<const core::BodyState*>(nullptr);
-    state = probeBody(index, alpha);
-    return static_cast<const core::BodyState*>(&state);
-  };
   const auto phiAt = [&](double alpha) {
     ++m_probes;
-    return phiOf(geometryAt(pair, probe(pair.bodyA, probeA, alpha),
-                            probe(pair.bodyB, probeB, alpha), m_now + alpha));
+    return phiOf(geometryAt(pair, probedAt(pair.bodyA, alpha, probeA),
+                            probedAt(pair.bodyB, alpha, probeB), m_now + alpha));
   };
   double end = remaining;
   double phiEnd = phiTrial;

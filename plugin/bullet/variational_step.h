@@ -75,7 +75,7 @@ struct StepBody {
   // their states now). Advanced by the events' sub-flows instead, a spinning body would drift from
   // the path its trial ends on by the discrete flow's failure to compose (F̃[a]F̃[b] ≠ F̃[a + b]; a
   // centimetre in a step at 40 rad/s), and the search would probe a path the step does not take.
-  core::BodyState anchor;
+  core::BodyState anchor{};
   double anchorTime = 0;
   // The sub-steps the trial's flow from the anchor took (core::flowInSubsteps): the flows to
   // earlier instants take as many, or the path would jump where a shorter flow needs fewer.
@@ -190,8 +190,9 @@ struct PairTrack {
   // a fast body meeting a thin one. Found with impactAt, kept until impactAt is found again.
   bool swept = false;
   // Its gap was under the swept search's floor when that search last asked (sweptImpact), which
-  // then leaves its path inside the step unsearched: its gap now is asked at each event instead,
-  // and a dip below touching is an impact there (earliestImpact).
+  // then leaves its path inside the step unsearched: its gap now is asked at each event instead, a
+  // dip below touching an impact there, and after the island's last event its path to the end of
+  // the step is searched coarser (nearDip; both in earliestImpact).
   bool nearUnsearched = false;
   // Found again at the instant it had just been held or grazed, with nothing struck, or held by the
   // Zeno guard (runIsland): its closing is left to the persistent contacts until an impact changes
@@ -618,10 +619,22 @@ class VariationalStep {
   // a gap that dips below touching inside the step and comes back. Conservative advancement
   // (Mirtich 1996) along its bodies' flows, each advance as far as apartFor keeps the pair apart
   // and at least its Φ over a bound of its closing speed, so that no advance passes the first
-  // touch. Not asked of a pair nearer than kSweptFloor now (touching, held or struck as it is).
+  // touch. Not asked of a pair nearer than kSweptFloor now (nearDip searches those).
   // The fraction at which Φ comes within half the contact tolerance of touching; or, after
   // kMaxSweptAdvances advances without touching, the fraction reached, searched on from there.
   std::optional<double> sweptImpact(int p, double slack, double phiTrial, double remaining);
+  // A pair that sweptImpact left unsearched (PairTrack::nearUnsearched) searched over `remaining`
+  // at a coarser resolution: advanced by (Φ + kSweptFloor) over the bound of its closing speed (or
+  // as far as apartFor keeps it above −kSweptFloor), its gap cannot fall more than kSweptFloor
+  // below touching between two probes, so a dip deeper than that is found, its instant then located
+  // between the probe inside and the one before. nullopt where there is none, and for a pair
+  // touching now or of a mesh triangle or compound child; after kMaxSweptAdvances advances, the
+  // fraction reached. Asked where the island has no other event to come in the step (searched
+  // between a busy island's events too, the 300-body bin's deepest overlaps doubled).
+  std::optional<double> nearDip(int p, double slack, double remaining);
+  // Step body `index` (kFixed: nullptr) at `alpha` of the step from now: its current state at 0,
+  // else its probe flow written to `state`.
+  const core::BodyState* probedAt(int index, double alpha, core::BodyState& state) const;
   // How long (s) pair's gap stays above −margin, from its bodies' states a and b at `anchor` (a
   // fraction of the step from now, on their flows from now, which end at `remaining`), forward or
   // backward in time: each shape's separation from the plane through the other's support point

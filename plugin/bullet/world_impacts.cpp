@@ -53,7 +53,7 @@ VariationalStep::Outcome VariationalStep::resolveImpact(const Island& island, do
   DistinctContacts distinct;
   for (const int p : island.pairs) {
     const CandidatePair& pair = m_pairs[p];
-    if (!mayTouch(p)) continue;
+    if (!mayTouch(p) && p != m_nextPair) continue;  // the event's own pair may be a near one's dip
     // Apart beyond touching by its lower bound, with no gap query (the event's own pair is asked).
     if (p != m_nextPair && gapNowAtLeast(p) + pair.slack > kContactTolerance) continue;
     const double distance = gapNow(p).distance;

@@ -1,8 +1,9 @@
 // An island at rest (stages 4–5 of ARCHITECTURE.md "One step" without events): where nothing in
 // an island can strike within the step, its contacts are held once, at the start of the step, and
 // it flows to the end with no impact located. A pair apart at its trial poses that the swept search
-// finds touching within the step (sweptImpact) keeps its island out of rest. Through the impact
-// loop, a settled pile's landings would be located one by one, each holding the whole island again.
+// finds touching within the step (sweptImpact), or a near pair whose dip nearDip finds, keeps its
+// island out of rest. Through the impact loop, a settled pile's landings would be located one by
+// one, each holding the whole island again.
 #include "variational_step.h"
 
 #include <algorithm>
@@ -16,8 +17,11 @@ bool VariationalStep::isResting(const Island& island) {
     const double phiTrial = trialGapAtLeast(p) + m_pairs[p].slack;
     track.closing = phiTrial < 0;
     track.closesAtRest = track.closing && closesAtRestingSpeed(p);
-    resting = resting && (track.closing ? track.closesAtRest
-                                        : !sweptImpact(p, m_pairs[p].slack, phiTrial, 1.0));
+    // A near pair, which the swept search leaves unsearched, may still dip inside the step.
+    resting = resting &&
+              (track.closing ? track.closesAtRest
+                             : !sweptImpact(p, m_pairs[p].slack, phiTrial, 1.0) &&
+                                   !(track.nearUnsearched && nearDip(p, m_pairs[p].slack, 1.0)));
   }
   return resting;
 }

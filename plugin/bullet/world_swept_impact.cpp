@@ -13,6 +13,8 @@
 #include <limits>
 
 #include "bt_eigen.h"
+#include "carom/core/event.h"
+#include "carom/error.h"
 #include "quadratic_root.h"
 #include "separation_bound.h"
 #include "shape_width.h"
@@ -21,9 +23,9 @@
 namespace carom {
 namespace {
 
-// Nearer than this now (m), a pair is taken as touching, held or struck as it is, and not searched:
-// its separation bound would certify it apart for a span of √(2 gap / curvature) at most, a
-// crawl beside a body that turns (a dip of such a pair inside the step is missed).
+// Nearer than this now (m), a pair is not searched here: its separation bound would certify it
+// apart for a span of √(2 gap / curvature) at most, a crawl beside a body that turns. nearDip
+// searches it at this resolution instead.
 constexpr double kSweptFloor = 100 * kContactTolerance;
 // Advances of one search before it returns the instant reached, to be searched on from there
 // (each a probe: an LGVI flow of the pair's bodies and a gap query).
@@ -106,12 +108,6 @@ std::optional<double> VariationalStep::sweptImpact(int p, double slack, double p
     return std::nullopt;
   const CandidatePair& pair = m_pairs[p];
   core::BodyState probeA, probeB;
-  const auto stateAt = [&](int index, core::BodyState& state, double alpha) {
-    if (index == kFixed) return static_cast<const core::BodyState*>(nullptr);
-    if (alpha == 0) return currentOf(index);
-    state = probeBody(index, alpha);
-    return static_cast<const core::BodyState*>(&state);
-  };
   Gap gap = gapNow(p);
   m_tracks[p].nearUnsearched = gap.distance + slack < kSweptFloor;
   if (m_tracks[p].nearUnsearched) return std::nullopt;
@@ -129,16 +125,17 @@ std::optional<double> VariationalStep::sweptImpact(int p, double slack, double p
     const double phi = gap.distance + slack;
     if (phi <= kTouching) return alpha;
     if (bounded && advance > 0) {
-      apart = apartFor(pair, stateAt(pair.bodyA, probeA, alpha), stateAt(pair.bodyB, probeB, alpha),
-                       alpha, remaining, gap.normal, slack, false);
+      apart =
+          apartFor(pair, probedAt(pair.bodyA, alpha, probeA), probedAt(pair.bodyB, alpha, probeB),
+                   alpha, remaining, gap.normal, slack, false);
     }
     const double ahead = std::max(phi / speed, apart.value_or(0) / m_timeStep);
     if (!(alpha + ahead < remaining)) return std::nullopt;
     if (bounded && !endAsked) {  // from the flows' end: asked once the bound from now falls short
       endAsked = true;
       ++m_probes;
-      fromEnd = apartFor(pair, stateAt(pair.bodyA, probeA, remaining),
-                         stateAt(pair.bodyB, probeB, remaining), remaining, remaining, gap.normal,
+      fromEnd = apartFor(pair, probedAt(pair.bodyA, remaining, probeA),
+                         probedAt(pair.bodyB, remaining, probeB), remaining, remaining, gap.normal,
                          slack, true)
                     .value_or(0) /
                 m_timeStep;
@@ -146,10 +143,61 @@ std::optional<double> VariationalStep::sweptImpact(int p, double slack, double p
     alpha += ahead;
     if (!(alpha + fromEnd < remaining)) return std::nullopt;
     ++m_probes;
-    gap = gapAt(pair, stateAt(pair.bodyA, probeA, alpha), stateAt(pair.bodyB, probeB, alpha),
+    gap = gapAt(pair, probedAt(pair.bodyA, alpha, probeA), probedAt(pair.bodyB, alpha, probeB),
                 m_now + alpha);
   }
   return alpha;
+}
+
+std::optional<double> VariationalStep::nearDip(int p, double slack, double remaining) {
+  const CandidatePair& pair = m_pairs[p];
+  // A mesh triangle's or compound child's gap is its piece's: a ball rolling from one triangle over
+  // their shared edge comes within touching of the next, held as it comes.
+  if (pair.childA != kWholeShape || pair.childB != kWholeShape) return std::nullopt;
+  Gap gap = gapNow(p);
+  if (gap.distance + slack <= kContactTolerance) return std::nullopt;     // held or struck as it is
+  const double speed = closingBound(p, 2 * remaining) / (2 * remaining);  // as sweptImpact's
+  core::BodyState probeA, probeB;
+  const auto gapAtFraction = [&](double alpha) {
+    ++m_probes;
+    return gapAt(pair, probedAt(pair.bodyA, alpha, probeA), probedAt(pair.bodyB, alpha, probeB),
+                 m_now + alpha);
+  };
+  const auto phiAt = [&](double alpha) { return gapAtFraction(alpha).distance + slack; };
+  double alpha = 0;
+  for (int advance = 0; advance < kMaxSweptAdvances; ++advance) {
+    const double phi = gap.distance + slack;
+    // A separating pair's second-order bound keeps it above the floor for longer (a ball just
+    // struck).
+    const std::optional<double> apart =
+        apartFor(pair, probedAt(pair.bodyA, alpha, probeA), probedAt(pair.bodyB, alpha, probeB),
+                 alpha, remaining, gap.normal, slack + kSweptFloor, false);
+    const double next =
+        alpha + std::max((phi + kSweptFloor) / speed, apart.value_or(0) / m_timeStep);
+    if (!(next < remaining)) return std::nullopt;
+    gap = gapAtFraction(next);
+    const double phiNext = gap.distance + slack;
+    if (phiNext < 0) {
+      core::RootSettings settings;
+      settings.gapTolerance = kLocatedGap;
+      const core::RootResult root = core::locateRoot(phiAt, alpha, phi, next, phiNext, settings);
+      if (root.status != core::RootStatus::kConverged) {
+        throw Error("variational step: a near pair's dip search failed (" +
+                    std::string(core::toString(root.status)) + ")");
+      }
+      return root.alpha;
+    }
+    alpha = next;
+  }
+  return alpha;
+}
+
+const core::BodyState* VariationalStep::probedAt(int index, double alpha,
+                                                 core::BodyState& state) const {
+  if (index == kFixed) return nullptr;
+  if (alpha == 0) return currentOf(index);
+  state = probeBody(index, alpha);
+  return &state;
 }
 
 }  // namespace carom

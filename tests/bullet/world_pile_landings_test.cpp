@@ -20,7 +20,9 @@ constexpr double kH = 1.0 / 60.0;
 // one bin's count moves by a third with the last bits of a flow (20 bodies: 289 events in the
 // release build, 341 in the sanitizers' build; 367 once free bodies were flowed in one piece
 // instead of one per event of their island), so the claim is on the eight pours' mean. Measured
-// (release build): 330 events a pour; 464 where a landing holds only the pairs that touch.
+// (release build): 330 events a pour at first, 379 with later changes to the step, 398 once a near
+// pair's dip was searched after its island's last event (two dips struck in the eight pours, the
+// rest their chaos); 464 where a landing holds only the pairs that touch.
 TEST(PileLandings, ALandingHoldsTheSlowlyClosingPairsOfItsIsland) {
   const std::vector<int> bodies{14, 16, 18, 20, 22, 24, 26, 28};
   int events = 0;
@@ -38,7 +40,7 @@ TEST(PileLandings, ALandingHoldsTheSlowlyClosingPairsOfItsIsland) {
     }
     EXPECT_LE(highest, e0 * (1 + 1e-12)) << count << " bodies";
   }
-  EXPECT_LE(events, 390 * static_cast<int>(bodies.size()));
+  EXPECT_LE(events, 425 * static_cast<int>(bodies.size()));
 }
 
 }  // namespace
