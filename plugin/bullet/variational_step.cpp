@@ -1206,9 +1206,14 @@ std::optional<double> VariationalStep::locateImpactBefore(
     end = cap;
     phiEnd = phiCap;
   }
+  return locateInstant(phiAt, 0, phiNow, end, phiEnd);
+}
+
+double VariationalStep::locateInstant(const std::function<double(double)>& phiAt, double lo,
+                                      double phiLo, double hi, double phiHi) {
   core::RootSettings settings;
   settings.gapTolerance = kLocatedGap;
-  const core::RootResult root = core::locateRoot(phiAt, 0, phiNow, end, phiEnd, settings);
+  const core::RootResult root = core::locateRoot(phiAt, lo, phiLo, hi, phiHi, settings);
   if (root.status != core::RootStatus::kConverged) {
     throw Error("variational step: impact-time search failed (" +
                 std::string(core::toString(root.status)) + ")");

@@ -629,8 +629,8 @@ class VariationalStep {
   // below touching between two probes, so a dip deeper than that is found, its instant then located
   // between the probe inside and the one before. nullopt where there is none, and for a pair
   // touching now or of a mesh triangle or compound child; after kMaxSweptAdvances advances, the
-  // fraction reached. Asked where the island has no other event to come in the step (searched
-  // between a busy island's events too, the 300-body bin's deepest overlaps doubled).
+  // fraction reached. Asked where the island has no other event to come in the step: between a
+  // busy island's events its struck dips deepened the bin's overlaps (docs/measurements.md).
   std::optional<double> nearDip(int p, double slack, double remaining);
   // Step body `index` (kFixed: nullptr) at `alpha` of the step from now: its current state at 0,
   // else its probe flow written to `state`.
@@ -666,6 +666,11 @@ class VariationalStep {
                                            double remaining, double phiTrial, double cap,
                                            const std::function<double(const PairGeometry&)>& phiOf,
                                            std::optional<double> slack = std::nullopt) const;
+  // The instant in [lo, hi] (fractions of the step from now) at which φ = phiAt first falls below
+  // zero, from phiLo ≥ 0 to phiHi < 0, bracketed to kLocatedGap (core::locateRoot). Throws
+  // carom::Error where the search fails.
+  static double locateInstant(const std::function<double(double)>& phiAt, double lo, double phiLo,
+                              double hi, double phiHi);
   // Where the pair is two whole spheres of step bodies outside joint groups with equal loads per
   // unit mass (gravity alone): the first instant within `remaining` (a fraction of the step from
   // now) at which their gap plus `slack` is zero, in closed form (world_sphere_impacts.cpp); none

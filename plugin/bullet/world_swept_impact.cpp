@@ -13,8 +13,6 @@
 #include <limits>
 
 #include "bt_eigen.h"
-#include "carom/core/event.h"
-#include "carom/error.h"
 #include "quadratic_root.h"
 #include "separation_bound.h"
 #include "shape_width.h"
@@ -177,16 +175,7 @@ std::optional<double> VariationalStep::nearDip(int p, double slack, double remai
     if (!(next < remaining)) return std::nullopt;
     gap = gapAtFraction(next);
     const double phiNext = gap.distance + slack;
-    if (phiNext < 0) {
-      core::RootSettings settings;
-      settings.gapTolerance = kLocatedGap;
-      const core::RootResult root = core::locateRoot(phiAt, alpha, phi, next, phiNext, settings);
-      if (root.status != core::RootStatus::kConverged) {
-        throw Error("variational step: a near pair's dip search failed (" +
-                    std::string(core::toString(root.status)) + ")");
-      }
-      return root.alpha;
-    }
+    if (phiNext < 0) return locateInstant(phiAt, alpha, phi, next, phiNext);
     alpha = next;
   }
   return alpha;
