@@ -27,6 +27,12 @@ inline core::contact::PersistentContactSettings withStickingBlocks(
   return settings;
 }
 
+// The stall window of the holds that start from a pile held before (a landing's, the end of the
+// step's stop, the start of the step's stop and its hold taken again): where they do not converge
+// within a few dozen sweeps they have met nearly redundant contacts, on which Gauss–Seidel cycles
+// with friction for as long as it runs, and what they leave the next hold takes up.
+inline constexpr int kShortStallWindow = 16;
+
 // The hold at the start of the step (after its plastic stop), which sets the motion of a pile for
 // the whole step: to 1e-12 m/s, where a pile at rest stays exactly at rest and its next step's warm
 // start is exact (solved only to kHoldDrift, a pile's contacts keep changing and every step's hold
@@ -40,20 +46,26 @@ inline core::contact::PersistentContactSettings stepHoldSettings(double timeStep
   return withStickingBlocks({5000, 1e-12, 512, true, 8, kHoldDrift / timeStep});
 }
 
+// The start of the step's hold taken again with its turning pairs' closing (holdTurningPairs): from
+// the first one's impulses, exact but where a closing was added, so with the short stall window.
+inline core::contact::PersistentContactSettings turningHoldSettings(double timeStep) {
+  core::contact::PersistentContactSettings settings = stepHoldSettings(timeStep);
+  settings.stallSweeps = kShortStallWindow;
+  return settings;
+}
+
 // The plastic stops at the end of the step and at its start (before its hold): what they leave
-// approaching, the hold after them takes up, so they are solved to kHoldDrift, and a 16-sweep stall
-// window ends them where Gauss–Seidel cycles with friction among nearly redundant contacts.
+// approaching, the hold after them takes up, so they are solved to kHoldDrift, with the short stall
+// window.
 inline core::contact::PersistentContactSettings stepStopSettings(double timeStep) {
-  return withStickingBlocks({5000, kHoldDrift / timeStep, 16, true, 8});
+  return withStickingBlocks({5000, kHoldDrift / timeStep, kShortStallWindow, true, 8});
 }
 
 // A landing's hold inside the step starts from the impulses of the island's hold before it, exact
-// away from the landing: where it does not converge within a few dozen sweeps it has met nearly
-// redundant contacts, on which Gauss–Seidel cycles with friction for as long as it runs; a 16-sweep
-// stall window stops it there, what it leaves taken up by the next hold. Without the conjugate
-// momentum, whose bookkeeping over a large warm-started island costs more than it saves there.
+// away from the landing, with the short stall window. Without the conjugate momentum, whose
+// bookkeeping over a large warm-started island costs more than it saves there.
 inline core::contact::PersistentContactSettings landingHoldSettings(double timeStep) {
-  return withStickingBlocks({5000, kHoldDrift / timeStep, 16, false});
+  return withStickingBlocks({5000, kHoldDrift / timeStep, kShortStallWindow, false});
 }
 
 // Where an island's dynamic masses differ by more than this (heaviest / lightest), its holds solve

@@ -544,6 +544,13 @@ class VariationalStep {
   // Pair p lands at `elapsed`: PairTrack::landed, and where it has landed before in the step, its
   // PairTrack::turning and turningSpan.
   void noteLanding(int p, double elapsed);
+  // Pair p's second-order closing `closing` (m/s², turningClosure) held from `elapsed` on: its
+  // PairTrack::turning and turningSpan.
+  void noteTurning(int p, double closing, double elapsed);
+  // After the start of the step's hold of island `id`: the smooth pairs it holds (whole shapes)
+  // whose gap the hold's flow closes at second order by more than kAnticipatedDip over the step get
+  // their closing held (noteTurning). Returns whether any did: the island is then held again.
+  bool holdTurningPairs(int id);
   // The gap of a pair with its step bodies at the given states (nullptr: an object that is not a
   // step body), those at `instant` of the step (a fraction of it).
   PairGeometry geometryAt(const CandidatePair& pair, const core::BodyState* a,
@@ -707,9 +714,12 @@ class VariationalStep {
   // island at rest (isResting) holds as at the start of the step, and every pair closing or within
   // the holding reach as speculative contacts, separating ones included, whose allowance closes
   // them at the end of the step.
-  // A landing holds its contact group only (landingGroupOf), unless the island has joints.
+  // A landing holds its contact group only (landingGroupOf), unless the island has joints. The
+  // start of the step's hold is taken `again` where holdTurningPairs has found pairs whose closing
+  // it must hold (turningHoldSettings).
   enum class Hold { kStartOfStep, kLanding, kGuard, kResting };
-  void holdRestingContacts(const Island& island, int id, double remaining, Hold mode);
+  void holdRestingContacts(const Island& island, int id, double remaining, Hold mode,
+                           bool again = false);
   // Per step body, whether it is in the landing's contact group: the bodies joined, through the
   // pairs `held` (those the landing's hold would hold) and the contacts held earlier in the step in
   // island `id`, to a pair of `seeds` (the landing's own, and those whose held contacts approach:

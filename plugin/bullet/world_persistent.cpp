@@ -56,8 +56,8 @@ double VariationalStep::restingSpeedOf(const core::impact::Material& material) c
   return material.restitution < 1 ? m_restingSpeed : kRestingSpeed;
 }
 
-void VariationalStep::holdRestingContacts(const Island& island, int id, double remaining,
-                                          Hold mode) {
+void VariationalStep::holdRestingContacts(const Island& island, int id, double remaining, Hold mode,
+                                          bool again) {
   // Which contacts are resting is judged at the velocities the impact search and resolveImpact saw,
   // before the earlier holds are settled: settling takes back what they gave ahead of time, and can
   // push a contact that resolveImpact found resting (a landing) above the resting speed, where it
@@ -264,7 +264,9 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
 
   // Inside the step both solves below start from a pile held before (persistent_settings.h).
   const core::contact::PersistentContactSettings settings =
-      startOfStep ? detail::stepHoldSettings(m_timeStep) : detail::landingHoldSettings(m_timeStep);
+      again         ? detail::turningHoldSettings(m_timeStep)
+      : startOfStep ? detail::stepHoldSettings(m_timeStep)
+                    : detail::landingHoldSettings(m_timeStep);
   // (a) Stop what still approaches, at once and plastically: a half impulse would let the body
   // sink by ½τ u_n over the rest of the step. At the start of the step it is solved as the end of
   // the step's stop is, to kHoldDrift: what it leaves approaching the hold (b) takes up, a contact

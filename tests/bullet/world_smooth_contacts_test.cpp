@@ -15,6 +15,7 @@
 #include <string>
 
 #include "bullet/body_on_support.h"
+#include "carom/bullet/ellipsoid_shape.h"
 
 namespace carom {
 namespace {
@@ -193,6 +194,32 @@ TEST(SmoothContacts, ABallOnATurningFaceIsPushedAlongNotLandedOnAgainAndAgain) {
   EXPECT_GE(deepest, -4 * test::kContactTolerance);
   EXPECT_GT(ball->body->getLinearVelocity().length(), 0.5);  // flung off the face's end
   EXPECT_LE(test::totalEnergy(ball->scene.world()), e0 * (1 + 1e-9));
+}
+
+// An ellipsoid (semi-axes 12, 5 and 8 cm) tilted by 0.3 rad and let go on the ground rocks on
+// it. Each start of the step's hold sets it turning, and its gap then closes at second order: the
+// pair landed again within the step, a micrometre deeper each time: 91 events in the first 60
+// steps, 17 µm deep (measured). Its closing is now found after the hold and held from the start
+// (holdTurningPairs): 41 events, 8.6 µm at the deepest (measured).
+TEST(SmoothContacts, ARockingEllipsoidIsHeldWithItsClosingFromTheStartOfTheStep) {
+  auto* shape = new EllipsoidShape(btVector3(0.12, 0.05, 0.08));
+  const btMatrix3x3 tilt(btQuaternion(btVector3(0, 0, 1), 0.3));
+  const double lowest =
+      (tilt * shape->localGetSupportingVertex(tilt.transpose() * btVector3(0, -1, 0))).y();
+  OnSupport ellipsoid(shape, btTransform(tilt, btVector3(0, -lowest + 1e-7, 0)));
+  double energy = test::totalEnergy(ellipsoid.scene.world());
+  int events = 0;
+  double deepest = 0;
+  for (int i = 0; i < 60; ++i) {
+    events += ellipsoid.step().impacts;
+    deepest = std::min(deepest, ellipsoid.gap());
+    const double now = test::totalEnergy(ellipsoid.scene.world());
+    EXPECT_LE(now, energy * (1 + 1e-9)) << "step " << i;
+    energy = now;
+  }
+  EXPECT_LT(events, 60);  // fewer than one a step
+  EXPECT_GE(deepest, -12 * kTolerance);
+  EXPECT_GT(ellipsoid.body->getAngularVelocity().length(), 0.01);  // still rocking
 }
 
 // At 30 rad/s the face turns by half a radian a step, too far for one second-order closing over
