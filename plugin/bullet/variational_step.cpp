@@ -231,7 +231,7 @@ void VariationalStep::runIsland(Island& island, int id) {
     stillnessOf(id).heldOnce = true;
     return;
   }
-  if (holdTurningPairs(id)) holdRestingContacts(island, id, 1.0, start, true);
+  if (holdTurningPairs(id)) holdRestingContacts(island, id, 1.0, start, /*again=*/true);
   double elapsed = 0;  // α_Σ: the fraction of the step already taken
   int lastPair = -1;   // the pair of the last event, if a landing or graze
   while (true) {
@@ -371,26 +371,30 @@ bool VariationalStep::holdTurningPairs(int id) {
   // pair's bodies turning (a pile's holds stall with its contacts' velocities still changing by
   // 1e-5–1e-4 m/s per sweep), its gap closes at second order after the hold and the pair lands
   // again within the step, 1 µm deeper, each landing holding its whole contact group again.
-  // Smooth pairs of whole shapes only, as noteLanding's: a mesh triangle's or compound child's
-  // closing changes hands at its edges (a cylinder rolling over mesh edges lost speed to it).
+  // Smooth pairs only, as noteLanding's (every contact held at a witness point), and of whole
+  // shapes: a mesh triangle's or compound child's closing changes hands at its edges (a cylinder
+  // rolling over mesh edges lost speed to it).
   // kAnticipatedDip: ½κh² (m), a dip of 7 µm (κ = 0.05 m/s² at 60 Hz); at 0.02 m/s² the 200-body
   // bin's deepest overlap reached 0.35 mm (docs/measurements.md).
   constexpr double kAnticipatedDip = 7e-6;
-  std::vector<signed char> smooth(m_pairs.size(), 0);  // per pair: 1 held smooth, −1 not, 0 none
-  for (const HeldContact& held : m_held) {
-    if (held.island != id) continue;
-    signed char& mark = smooth[held.p];
-    mark = (mark >= 0 && held.feature == -1) ? 1 : -1;
+  // The island's held contacts as (pair, smooth), in pair order: sized by the island, not by the
+  // step's pairs, which a scene of a thousand small islands would clear for each of them.
+  std::vector<std::pair<int, bool>> held;
+  for (const HeldContact& contact : m_held) {
+    if (contact.island == id) held.emplace_back(contact.p, contact.feature == -1);
   }
+  std::sort(held.begin(), held.end());
   bool any = false;
-  for (const HeldContact& held : m_held) {
-    if (held.island != id || smooth[held.p] != 1) continue;
-    smooth[held.p] = 0;  // each pair once
-    const CandidatePair& pair = m_pairs[held.p];
-    if (pair.childA != kWholeShape || pair.childB != kWholeShape) continue;
-    const double closing = turningClosure(held.p);
+  for (auto first = held.begin(); first != held.end();) {
+    const int p = first->first;
+    const auto end = std::find_if(first, held.end(), [p](const auto& c) { return c.first != p; });
+    const bool smooth = std::all_of(first, end, [](const auto& c) { return c.second; });
+    first = end;
+    const CandidatePair& pair = m_pairs[p];
+    if (!smooth || pair.childA != kWholeShape || pair.childB != kWholeShape) continue;
+    const double closing = turningClosure(p);
     if (!(0.5 * closing * m_timeStep * m_timeStep > kAnticipatedDip)) continue;
-    noteTurning(held.p, closing, 0);
+    noteTurning(p, closing, 0);
     any = true;
   }
   return any;
