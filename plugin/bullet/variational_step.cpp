@@ -469,7 +469,11 @@ core::BodyState VariationalStep::flowBody(int index, const core::BodyState& from
                 " rad/s, even in " + std::to_string(result.substeps) + " sub-steps (" +
                 std::string(core::toString(result.rotation.status)) + ")");
   }
-  last = {fraction, fewestSubsteps, from, result.state, result.substeps};
+  last.fraction = fraction;  // field by field: no temporary BodyFlow of two states
+  last.fewestSubsteps = fewestSubsteps;
+  last.from = from;
+  last.to = result.state;
+  last.substeps = result.substeps;
   if (substeps != nullptr) *substeps = result.substeps;
   return result.state;
 }

@@ -155,17 +155,17 @@ FlowResult flowInSubsteps(const MassProperties& body, const BodyState& state, do
   if (fewestSubsteps < 1 || fewestSubsteps > maxSubsteps) {
     throw Error("flowInSubsteps: fewestSubsteps must be between 1 and maxSubsteps");
   }
-  FlowResult result{state, {}, fewestSubsteps};
-  // Each attempt doubles n: the rotation per sub-step halves, and with it |g| against J.
+  // Each attempt doubles n: the rotation per sub-step halves, and with it |g| against J. Flowed in
+  // place, sub-step after sub-step (a variational step flows a few hundred bodies a step, most
+  // of them once).
+  FlowResult result;
   for (int n = fewestSubsteps; n <= maxSubsteps; n *= 2) {
-    FlowResult next{state, {}, n};
-    for (int i = 0; i < n && next.ok(); ++i) {
-      const FlowResult part = flow(body, next.state, h / n, load, settings);
-      next.state = part.state;
-      next.rotation = part.rotation;
-    }
-    result = next.ok() ? next : FlowResult{state, next.rotation, n};
-    if (result.ok()) break;
+    result = flow(body, state, h / n, load, settings);
+    for (int i = 1; i < n && result.ok(); ++i)
+      result = flow(body, result.state, h / n, load, settings);
+    result.substeps = n;
+    if (result.ok()) return result;
+    result.state = state;  // a failed attempt leaves the state as it was
   }
   return result;
 }
