@@ -72,9 +72,9 @@ std::vector<ImpactEvent> resolveSingle(Island& island, const IslandContact& cont
   IslandBody& b = island.bodies[contact.bodyB];
   btVector3 t1, t2;
   btPlaneSpace1(toBt(contact.normal), t1, t2);
-  const core::impact::ImpactOutcome outcome =
-      core::impact::applyLaw({a.state, b.state, contact.point, contact.normal},
-                             core::impact::impactLaw(contact.material, toEigen(t1)));
+  const core::impact::ImpactOutcome outcome = core::impact::applyLaw(
+      {a.state, b.state, contact.point, contact.normal},
+      core::impact::impactLaw(contact.material, toEigen(t1)), core::impact::TraceWhen::kOnFailure);
   const double before = normalVelocity(island, contact);
   // Only a dynamic body moves (the law leaves an immovable one as it was), and only the group's
   // own bodies are written: groups may be resolved on several threads (resolveGroups).

@@ -145,7 +145,7 @@ void VariationalStep::resolveOne(const PairContact& contact, const core::impact:
     outcome = *held;
     event.law += " (jointed)";
   } else {
-    outcome = core::impact::applyLaw(c, law);
+    outcome = core::impact::applyLaw(c, law, core::impact::TraceWhen::kOnFailure);
     applyVelocities(pair.bodyA, outcome.linearVelocityA, outcome.angularVelocityA);
     applyVelocities(pair.bodyB, outcome.linearVelocityB, outcome.angularVelocityB);
     after.a.linearVelocity = outcome.linearVelocityA;
@@ -161,6 +161,7 @@ void VariationalStep::resolveOne(const PairContact& contact, const core::impact:
   event.normalVelocityBefore = c.normal.dot(core::impact::relativeVelocity(c));
   event.normalVelocityAfter = c.normal.dot(core::impact::relativeVelocity(after));
   event.energyChange = outcome.energyChange;
+  if (!outcome.resolved) event.law += " (unresolved: " + outcome.trace + ")";
   m_events.emplace_back(m_running, event);
 }
 

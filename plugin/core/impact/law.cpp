@@ -55,4 +55,15 @@ ImpactOutcome applyLaw(const Contact& contact, const ImpactLaw& law) {
   return std::visit([&](const auto& alternative) { return apply(contact, alternative); }, law);
 }
 
+ImpactOutcome applyLaw(const Contact& contact, const ImpactLaw& law, TraceWhen trace) {
+  if (const StrongeLaw* stronge = std::get_if<StrongeLaw>(&law);
+      stronge != nullptr && trace == TraceWhen::kOnFailure) {
+    StrongeLaw untraced = *stronge;
+    untraced.parameters.trace = false;
+    ImpactOutcome outcome = apply(contact, untraced);
+    if (outcome.resolved) return outcome;
+  }
+  return applyLaw(contact, law);
+}
+
 }  // namespace carom::core::impact

@@ -65,7 +65,7 @@ StrongeStatus afterSlipStops(const StrongeProblem& problem, ImpactPath& path) {
   path.slipStopImpulse = path.normalImpulse;
   path.tangentialImpulse = -problem.inverseB * (problem.slipBefore + path.normalImpulse * h.d);
   path.sequence += 's';
-  path.note("slip stops at I_z = " + traceNumber(path.normalImpulse));
+  path.note("slip stops at I_z = ", path.normalImpulse);
   const Vec2 stickRate = -problem.inverseB * h.d;  // eq. 34
   SegmentEnd end;
   if (stickRate.norm() <= h.mu) {
@@ -82,9 +82,8 @@ StrongeStatus afterSlipStops(const StrongeProblem& problem, ImpactPath& path) {
       return StrongeStatus::kNoSlipDirection;
     }
     const Vec2& s = centrifugal->direction;
-    path.note("resumed slip along the centrifugal direction " +
-              traceNumber(std::atan2(s.y(), s.x()) * 180.0 / M_PI) +
-              " deg (lambda = " + traceNumber(centrifugal->lambda) + ")");
+    path.note("resumed slip along the centrifugal direction ",
+              std::atan2(s.y(), s.x()) * 180.0 / M_PI, " deg (lambda = ", centrifugal->lambda, ")");
     end = advanceLinearly(problem, path, -h.mu * s, kInfinity, 0.0, centrifugal->lambda);
   }
   return end == SegmentEnd::kEnded ? StrongeStatus::kConverged : StrongeStatus::kNoTermination;
@@ -98,9 +97,8 @@ StrongeStatus alongRay(const StrongeProblem& problem, ImpactPath& path, const Ve
   const Vec2 gamma = problem.slip(path.normalImpulse, path.tangentialImpulse);
   const double speed = gamma.dot(s);
   path.sequence += 'l';
-  path.note(
-      "slip on the invariant direction " + traceNumber(std::atan2(s.y(), s.x()) * 180.0 / M_PI) +
-      " deg (lambda = " + traceNumber(lambda) + ") from I_z = " + traceNumber(path.normalImpulse));
+  path.note("slip on the invariant direction ", std::atan2(s.y(), s.x()) * 180.0 / M_PI,
+            " deg (lambda = ", lambda, ") from I_z = ", path.normalImpulse);
   const double length = lambda < 0.0 ? speed / -lambda : kInfinity;
   switch (advanceLinearly(problem, path, -problem.hodograph.mu * s, length, speed, lambda)) {
     case SegmentEnd::kEnded:
@@ -174,19 +172,25 @@ StrongeSolution solveStrongeImpulse(const Mat3& W, const Vec3& vMinus,
   StrongeSolution solution;
   if (vMinus.z() >= 0.0) {
     solution.status = StrongeStatus::kSeparating;
-    solution.trace = "Stronge: not approaching (v_z >= 0), no impulse";
+    if (parameters.trace) solution.trace = "Stronge: not approaching (v_z >= 0), no impulse";
     return solution;
   }
-  if (parameters.tangentialCompliance > 0.0 && parameters.friction > 0.0)
-    return solveCompliantStronge(W, vMinus, parameters);
+  if (parameters.tangentialCompliance > 0.0 && parameters.friction > 0.0) {
+    // Its time integration costs far more than its trace: written, and dropped where not asked.
+    StrongeSolution compliant = solveCompliantStronge(W, vMinus, parameters);
+    if (!parameters.trace) compliant.trace.clear();
+    return compliant;
+  }
   const StrongeProblem problem = makeProblem(W, vMinus, parameters);
   ImpactPath path;
+  path.tracing = parameters.trace;
   if (parameters.recordPath) {
     path.record = &solution.path;
     path.recordImpulse();
   }
   solution.status = runSequence(problem, parameters, path, solution.steps);
-  solution.trace = std::string("Stronge (") + toString(solution.status) + "): " + path.trace;
+  if (parameters.trace)
+    solution.trace = std::string("Stronge (") + toString(solution.status) + "): " + path.trace;
   solution.sequence = path.sequence;
   if (solution.status != StrongeStatus::kConverged) return solution;
   solution.impulse << path.tangentialImpulse, path.normalImpulse;

@@ -5,6 +5,7 @@
 
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "carom/core/impact/hodograph.h"
@@ -35,6 +36,14 @@ struct StrongeProblem {
   }
 };
 
+// Appends a piece of a trace line to `text`: text as it is, a number with 6 significant digits
+// (as printf's "%.6g"), a count in full.
+void appendTracePiece(std::string& text, std::string_view piece);
+void appendTracePiece(std::string& text, double number);
+void appendTracePiece(std::string& text, int count);
+// A number as appendTracePiece writes it.
+std::string traceNumber(double value);
+
 struct ImpactPath {
   double normalImpulse = 0;               // I_z (N s)
   Vec2 tangentialImpulse = Vec2::Zero();  // I_⊥ (N s)
@@ -47,6 +56,7 @@ struct ImpactPath {
   double slipStopImpulse = -1;    // I_zs, −1 until the slip stops
   std::string sequence;           // event letters
   std::string trace;
+  bool tracing = true;                  // StrongeParameters::trace: whether note writes
   std::vector<Vec3>* record = nullptr;  // the impulse at each step, when recording
 
   // E: the absorbed energy while compressing; afterwards e²E_c minus what restitution released.
@@ -57,11 +67,16 @@ struct ImpactPath {
   void recordImpulse() {
     if (record) record->emplace_back(tangentialImpulse.x(), tangentialImpulse.y(), normalImpulse);
   }
-  void note(const std::string& line) { trace += trace.empty() ? line : "; " + line; }
+  // Appends a line to the trace ("; " between lines) from its pieces, text or numbers, where the
+  // impact is traced (StrongeParameters::trace): formatting the numbers costs more than the rest
+  // of a frictionless impact.
+  template <typename... Pieces>
+  void note(const Pieces&... pieces) {
+    if (!tracing) return;
+    if (!trace.empty()) trace += "; ";
+    (appendTracePiece(trace, pieces), ...);
+  }
 };
-
-// Formats a number for the trace (6 significant digits).
-std::string traceNumber(double value);
 
 // v_z has reached 0 at the path's current I_z: E_c is what was absorbed, and restitution begins
 // with e²E_c stored (§4.1). With e = 0 the impact ends here.

@@ -6,13 +6,29 @@
 
 namespace carom::core::impact {
 
-std::string traceNumber(double value) {
+void appendTracePiece(std::string& text, std::string_view piece) {
+  text += piece;
+}
+
+void appendTracePiece(std::string& text, double number) {
   // As printf's "%.6g" (the standard specifies the precision overloads so), at a fraction of its
-  // cost: every Stronge impact writes a few numbers into its trace.
-  char text[32];
+  // cost.
+  char digits[32];
   const std::to_chars_result end =
-      std::to_chars(text, text + sizeof text, value, std::chars_format::general, 6);
-  return {text, end.ptr};
+      std::to_chars(digits, digits + sizeof digits, number, std::chars_format::general, 6);
+  text.append(digits, end.ptr);
+}
+
+void appendTracePiece(std::string& text, int count) {
+  char digits[16];
+  const std::to_chars_result end = std::to_chars(digits, digits + sizeof digits, count);
+  text.append(digits, end.ptr);
+}
+
+std::string traceNumber(double value) {
+  std::string text;
+  appendTracePiece(text, value);
+  return text;
 }
 
 void endCompression(const StrongeProblem& problem, ImpactPath& path) {
@@ -20,15 +36,15 @@ void endCompression(const StrongeProblem& problem, ImpactPath& path) {
   path.compressionImpulse = path.normalImpulse;
   path.compressionEnergy = path.absorbed;
   path.sequence += 'c';
-  path.note("compression ends at I_z = " + traceNumber(path.normalImpulse) +
-            " with E_c = " + traceNumber(path.compressionEnergy));
+  path.note("compression ends at I_z = ", path.normalImpulse,
+            " with E_c = ", path.compressionEnergy);
   if (path.storedEnergy(problem.restitution) <= 0.0) endRestitution(path);
 }
 
 void endRestitution(ImpactPath& path) {
   path.ended = true;
   path.sequence += 'r';
-  path.note("restitution ends at I_z = " + traceNumber(path.normalImpulse));
+  path.note("restitution ends at I_z = ", path.normalImpulse);
 }
 
 SegmentEnd advanceLinearly(const StrongeProblem& problem, ImpactPath& path,

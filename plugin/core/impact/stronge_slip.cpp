@@ -125,8 +125,8 @@ SlipOutcome integrateSlip(const StrongeProblem& problem, const StrongeParameters
   const double rateBound = h.mu * h.B.norm() + h.d.norm();
   const int startSteps = steps;
   const auto note = [&](const char* how) {
-    path.note(std::string("slip integrated (") + std::to_string(steps - startSteps) +
-              " Runge-Kutta steps) " + how + " at I_z = " + traceNumber(Iz));
+    path.note("slip integrated (", steps - startSteps, " Runge-Kutta steps) ", how,
+              " at I_z = ", Iz);
   };
 
   while (true) {

@@ -117,6 +117,63 @@ TEST(ImpactLawDispatch, AnUnfinishedStrongeImpactIsReportedWithThePreImpactVeloc
   EXPECT_TRUE(applyLaw(c, StrongeLaw{stronge(0.5, 0.9)}).resolved);
 }
 
+// Traced only on failure, a resolved impact is the same to the bit with an empty trace, and one
+// that fails is solved again with its trace: frictionless and frictional, sliding and sticking.
+TEST(ImpactLawDispatch, AStrongeImpactTracedOnFailureIsTheSameImpactWithoutItsTrace) {
+  Random random(303);
+  for (const StrongeParameters& parameters :
+       {stronge(0.0, 1.0), stronge(0.0, 0.4), stronge(0.3, 0.8), stronge(2.0, 0.5)}) {
+    for (int i = 0; i < 50; ++i) {
+      const Contact c = randomContact(random);
+      const ImpactOutcome traced = applyLaw(c, StrongeLaw{parameters});
+      ImpactOutcome untraced =
+          applyLaw(c, StrongeLaw{parameters}, core::impact::TraceWhen::kOnFailure);
+      ASSERT_TRUE(traced.resolved) << traced.trace;
+      EXPECT_FALSE(traced.trace.empty());
+      EXPECT_TRUE(untraced.trace.empty()) << untraced.trace;
+      untraced.trace = traced.trace;
+      expectSameOutcome(untraced, traced);
+    }
+  }
+  StrongeParameters capped = stronge(0.5, 0.9);
+  capped.maxSteps = 1;
+  int unresolved = 0;
+  for (int i = 0; i < 50; ++i) {
+    const Contact c = randomContact(random);
+    const ImpactOutcome traced = applyLaw(c, StrongeLaw{capped});
+    const ImpactOutcome onFailure =
+        applyLaw(c, StrongeLaw{capped}, core::impact::TraceWhen::kOnFailure);
+    expectSameOutcome(onFailure, traced);
+    unresolved += !traced.resolved;
+  }
+  EXPECT_GT(unresolved, 0);
+}
+
+// Asked not to trace, a Stronge impact writes nothing into its trace, the same impulse otherwise;
+// the laws that are not Stronge's keep their (constant) traces.
+TEST(ImpactLawDispatch, AnUntracedStrongeImpactHasAnEmptyTrace) {
+  Random random(304);
+  StrongeParameters quiet = stronge(0.3, 0.7);
+  quiet.trace = false;
+  StrongeParameters compliant = quiet;
+  compliant.tangentialCompliance = 1.21;
+  for (int i = 0; i < 20; ++i) {
+    const Contact c = randomContact(random);
+    for (const StrongeParameters& parameters : {quiet, compliant}) {
+      StrongeParameters traced = parameters;
+      traced.trace = true;
+      const ImpactOutcome without = applyLaw(c, StrongeLaw{parameters});
+      const ImpactOutcome with = applyLaw(c, StrongeLaw{traced});
+      EXPECT_TRUE(without.trace.empty()) << without.trace;
+      EXPECT_NE(with.trace.find("Stronge (converged)"), std::string::npos) << with.trace;
+      EXPECT_EQ(without.impulse, with.impulse);
+    }
+    const ClassicalParameters classical{0.5, 0.3};
+    EXPECT_EQ(applyLaw(c, NewtonLaw{classical}, core::impact::TraceWhen::kOnFailure).trace,
+              applyLaw(c, NewtonLaw{classical}).trace);
+  }
+}
+
 TEST(ImpactLawNames, NamesRoundTrip) {
   EXPECT_STREQ(toString(ImpactLawKind::kStrict), "strict");
   EXPECT_STREQ(toString(ImpactLawKind::kStronge), "stronge");

@@ -51,6 +51,11 @@ struct StrongeParameters {
   /// Keep the impulse at every step and phase boundary in StrongeSolution::path (for tests and
   /// plots). Default false: no allocation.
   bool recordPath = false;
+  /// Write the impact's phases into StrongeSolution::trace (and the outcome's). Default true. Off,
+  /// the trace is empty: its formatted numbers are most of a frictionless impact's cost, and a
+  /// caller that reads the trace only where the impact fails asks again then (applyLaw's
+  /// TraceWhen::kOnFailure).
+  bool trace = true;
 };
 
 enum class StrongeStatus {
