@@ -30,8 +30,10 @@ struct ImpactEvent {
   double normalVelocityBefore = 0.0;  ///< (v_B − v_A)·normal at the point (m/s), < 0
   double normalVelocityAfter = 0.0;
   double energyChange = 0.0;  ///< kinetic energy after minus before, of the whole impact (J)
-  std::string law;            // "newton", "stronge", … or the simultaneous model's name
-  int contacts = 1;           ///< contacts resolved together
+  /// "newton", "stronge", … or the simultaneous model's name; " (unresolved: <the law's trace>)"
+  /// appended where the law could not finish (the impulse is then zero).
+  std::string law;
+  int contacts = 1;  ///< contacts resolved together
 };
 
 using ImpactCallback = std::function<void(const ImpactEvent&)>;

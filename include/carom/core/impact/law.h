@@ -61,10 +61,10 @@ ImpactLawKind kindOf(const ImpactLaw& law);
 /// outcome has resolved == false, the pre-impact velocities and the status in its trace.
 ImpactOutcome applyLaw(const Contact& contact, const ImpactLaw& law);
 
-/// When applyLaw writes a Stronge outcome's trace: always (as its parameters ask), or only where
-/// the impact is not resolved, when it is solved again with the trace (a resolved outcome's trace
-/// then is empty). The trace's formatted numbers cost more than the rest of a frictionless
-/// impact; a simulation that reports only failures asks for them then.
+/// When applyLaw writes a Stronge outcome's trace: as its parameters ask, or only where the impact
+/// is not resolved, when it is solved again as they ask (a resolved outcome's trace then is empty).
+/// The trace's formatted numbers cost more than the rest of a frictionless impact; a simulation
+/// that reports only failures asks for them then.
 enum class TraceWhen { kAsAsked, kOnFailure };
 ImpactOutcome applyLaw(const Contact& contact, const ImpactLaw& law, TraceWhen trace);
 
