@@ -684,6 +684,15 @@ class VariationalStep {
   // where it does not apply or the closed form disagrees with the bracket the caller found.
   std::optional<double> sphereImpact(const CandidatePair& pair, double slack,
                                      double remaining) const;
+  // sphereImpact's closed form: the first instant (s from now) at which the pair's gap plus `slack`
+  // is zero, if any; `decided` where none is certain too (two free spheres, a free sphere and a
+  // static plane; against a static box only a face's root is, the edges and corners left out).
+  // nullopt where no closed form applies.
+  struct SphereRoot {
+    std::optional<double> t;
+    bool decided;
+  };
+  std::optional<SphereRoot> sphereRoot(const CandidatePair& pair, double slack) const;
   // Resolves the impact at the current instant: the island's touching contacts that approach
   // faster than their resting speed, and records its events. The slower ones are persistent
   // contacts' business. Changes nothing for a landing (contacts approach, none faster than the

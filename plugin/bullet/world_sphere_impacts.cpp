@@ -5,7 +5,9 @@
 // in t; against a static plane, or a static box's face, the centre's height over the plane is a
 // quadratic in t. Either way the instant the gap plus its slack reaches zero is the first root of
 // a quadratic, where the root search takes about eight probes, each a flow of the pair's bodies
-// and a gap query: the 100 elastic balls' events are all of these.
+// and a gap query: the 100 elastic balls' events are all of these. The same root decides the swept
+// search of a pair apart at its trial poses (sweptImpact), found or ruled out, where conservative
+// advancement took its bounds and probes.
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
@@ -61,6 +63,15 @@ std::optional<double> boxImpact(const CentreMotion& c, double r, double slack,
 
 std::optional<double> VariationalStep::sphereImpact(const CandidatePair& pair, double slack,
                                                     double remaining) const {
+  const std::optional<SphereRoot> root = sphereRoot(pair, slack);
+  if (!root || !root->t) return std::nullopt;
+  const double alpha = *root->t / m_timeStep;
+  if (!(alpha <= remaining)) return std::nullopt;
+  return alpha;
+}
+
+std::optional<VariationalStep::SphereRoot> VariationalStep::sphereRoot(const CandidatePair& pair,
+                                                                       double slack) const {
   if (pair.childA != kWholeShape || pair.childB != kWholeShape) return std::nullopt;
   const auto freeSphere = [&](int index, const btCollisionObject& object) {
     return index != kFixed && !jointed(index) &&
@@ -68,7 +79,6 @@ std::optional<double> VariationalStep::sphereImpact(const CandidatePair& pair, d
   };
   const bool sphereA = freeSphere(pair.bodyA, *pair.a);
   const bool sphereB = freeSphere(pair.bodyB, *pair.b);
-  std::optional<double> t;
   if (sphereA && sphereB) {
     const CentreMotion a = centreMotionOf(m_bodies[pair.bodyA], m_bodies[pair.bodyA].state);
     const CentreMotion b = centreMotionOf(m_bodies[pair.bodyB], m_bodies[pair.bodyB].state);
@@ -77,9 +87,10 @@ std::optional<double> VariationalStep::sphereImpact(const CandidatePair& pair, d
     const core::Vec3 d = b.x - a.x, w = b.v - a.v;
     const double rho = radiusOf(*pair.a) + radiusOf(*pair.b) - slack;
     const double closing = d.dot(w);
-    if (closing >= 0) return std::nullopt;  // not closing
-    t = firstRoot(d.squaredNorm() - rho * rho, 2 * closing, w.squaredNorm());
-  } else if (sphereA != sphereB) {
+    if (closing >= 0) return SphereRoot{std::nullopt, true};  // not closing: apart from now on
+    return SphereRoot{firstRoot(d.squaredNorm() - rho * rho, 2 * closing, w.squaredNorm()), true};
+  }
+  if (sphereA != sphereB) {
     const int index = sphereA ? pair.bodyA : pair.bodyB;
     const btCollisionObject& sphere = sphereA ? *pair.a : *pair.b;
     const btCollisionObject& other = sphereA ? *pair.b : *pair.a;
@@ -87,17 +98,18 @@ std::optional<double> VariationalStep::sphereImpact(const CandidatePair& pair, d
     const CentreMotion c = centreMotionOf(m_bodies[index], m_bodies[index].state);
     const btCollisionShape& shape = *other.getCollisionShape();
     if (shape.getShapeType() == STATIC_PLANE_PROXYTYPE) {
-      t = planeImpact(c, radiusOf(sphere), slack, static_cast<const btStaticPlaneShape&>(shape),
-                      other.getWorldTransform());
-    } else if (shape.getShapeType() == BOX_SHAPE_PROXYTYPE) {
-      t = boxImpact(c, radiusOf(sphere), slack, static_cast<const btBoxShape&>(shape),
-                    other.getWorldTransform());
+      return SphereRoot{
+          planeImpact(c, radiusOf(sphere), slack, static_cast<const btStaticPlaneShape&>(shape),
+                      other.getWorldTransform()),
+          true};
+    }
+    if (shape.getShapeType() == BOX_SHAPE_PROXYTYPE) {
+      return SphereRoot{boxImpact(c, radiusOf(sphere), slack, static_cast<const btBoxShape&>(shape),
+                                  other.getWorldTransform()),
+                        false};
     }
   }
-  if (!t) return std::nullopt;
-  const double alpha = *t / m_timeStep;
-  if (!(alpha <= remaining)) return std::nullopt;
-  return alpha;
+  return std::nullopt;
 }
 
 }  // namespace carom

@@ -1,6 +1,7 @@
 // Impact instants of two free spheres (world_sphere_impacts.cpp): under gravity alone their
 // centres' separation is linear in time, and the instant their gap closes is found in closed form,
-// with no location probe; with a force on one of them it is not, and the root search finds it.
+// with no location probe, and so is their touch inside the step where their paths cross (the swept
+// search); with a force on one of them it is not, and the root search finds it.
 // Each instant is checked against the meeting of the two centres' parabolas, solved here.
 #include <gtest/gtest.h>
 
@@ -97,6 +98,51 @@ TEST(SphereImpacts, TwoFreeBallsUnderGravityMeetAtTheirInstantWithoutProbes) {
   EXPECT_NEAR((a->getLinearVelocity() - (vA - exchange + kH * g)).length(), 0.0, 1e-9);
   EXPECT_NEAR((b->getLinearVelocity() - (vB + exchange + kH * g)).length(), 0.0, 1e-9);
   EXPECT_NEAR(test::totalEnergy(scene.world()), e0, 1e-12 * e0);
+}
+
+// Two fast balls whose paths cross within the step, apart at its start and at its trial end (they
+// would pass through each other): the swept search's touch is the same closed form, with no probe.
+TEST(SphereImpacts, TwoBallsThatWouldPassThroughEachOtherMeetAtTheirInstantWithoutProbes) {
+  Scene scene(test::configWithMaterial(SolverKind::variational, ImpactLawKind::kStronge, 1.0));
+  const btVector3 atA(-0.9, 1, 0), atB(0.9, 1.05, 0);
+  const btVector3 vA(100, 0, 0), vB(-100, 0, 0);  // 1.67 m each in the step
+  btRigidBody* a = addBall(scene, atA, vA);
+  btRigidBody* b = addBall(scene, atB, vB);
+  const double e0 = test::totalEnergy(scene.world());
+  scene.world().stepSimulation(kH, 1, kH);
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_EQ(events.size(), 1u);
+  const double t = meetingOf(atB - atA, vB - vA, btVector3(0, 0, 0));
+  EXPECT_NEAR(events[0].time, t, 1e-12);
+  EXPECT_EQ(scene.world().getLastStepDiagnostics().locationProbes, 0);
+  const btVector3 normal = ((atB + t * vB) - (atA + t * vA)).normalized();
+  const btVector3 exchange = (vA - vB).dot(normal) * normal;
+  const btVector3 g = scene.world().getGravity();
+  EXPECT_NEAR((a->getLinearVelocity() - (vA - exchange + kH * g)).length(), 0.0, 1e-9 * 100);
+  EXPECT_NEAR((b->getLinearVelocity() - (vB + exchange + kH * g)).length(), 0.0, 1e-9 * 100);
+  EXPECT_NEAR(test::totalEnergy(scene.world()), e0, 1e-12 * e0);
+}
+
+// A ball thrown down at the ground against an upward push: its centre's height dips below the
+// radius inside the step and is back above it at the trial end. The swept search's touch is the
+// height's first root, found with no probe.
+TEST(SphereImpacts, ABallWhoseHeightDipsInsideTheStepStrikesTheGroundAtItsInstant) {
+  Scene scene(test::configWithMaterial(SolverKind::variational, ImpactLawKind::kStronge, 1.0));
+  scene.world().setMaterial(scene.addGround(), "test");
+  const btVector3 x(0, 0.125, 0), v(0.5, -6, 0);
+  btRigidBody* ball = addBall(scene, x, v);
+  const btVector3 push(0, 610, 0);  // N on the 1 kg ball: 600 m/s² up with gravity's −9.8
+  ball->applyCentralForce(push);
+  const btVector3 a = scene.world().getGravity() + push;
+  ASSERT_GT(at(x, v, a, kH).y(), kRadius);  // apart at the trial end
+  scene.world().stepSimulation(kH, 1, kH);
+  const auto& events = scene.world().getImpactEvents();
+  ASSERT_EQ(events.size(), 1u);
+  const double t =
+      static_cast<double>(firstZero([&](long double s) { return at(x, v, a, s).y() - kRadius; }));
+  EXPECT_NEAR(events[0].time, t, 1e-12);
+  EXPECT_EQ(scene.world().getLastStepDiagnostics().locationProbes, 0);
+  EXPECT_GT(events[0].normalVelocityAfter, 0.0);
 }
 
 // A force on one ball: their accelerations differ, the separation is quadratic in time, and the
