@@ -84,6 +84,15 @@ struct StepBody {
   core::Vec3 loadAcceleration() const { return load.gravity + mass.inverseMass() * load.force; }
 };
 
+// A free sphere's first touch in closed form (world_sphere_impacts.cpp): the instant (s from now)
+// at which a pair's gap plus its slack is zero, if any; `decided` where its absence is certain
+// too (two free spheres, a free sphere and a static plane; against a static box, a face's root
+// over the face, or a face the centre never comes within reach of; its edges and corners not).
+struct SphereRoot {
+  std::optional<double> t;
+  bool decided;
+};
+
 // A body's centre in `state`, moving under its loads.
 inline CentreMotion centreMotionOf(const StepBody& body, const core::BodyState& state) {
   return {state.x, body.mass.inverseMass() * state.gamma, body.loadAcceleration()};
@@ -684,14 +693,7 @@ class VariationalStep {
   // where it does not apply or the closed form disagrees with the bracket the caller found.
   std::optional<double> sphereImpact(const CandidatePair& pair, double slack,
                                      double remaining) const;
-  // sphereImpact's closed form: the first instant (s from now) at which the pair's gap plus `slack`
-  // is zero, if any; `decided` where none is certain too (two free spheres, a free sphere and a
-  // static plane; against a static box only a face's root is, the edges and corners left out).
-  // nullopt where no closed form applies.
-  struct SphereRoot {
-    std::optional<double> t;
-    bool decided;
-  };
+  // sphereImpact's closed form (SphereRoot); nullopt where none applies.
   std::optional<SphereRoot> sphereRoot(const CandidatePair& pair, double slack) const;
   // Resolves the impact at the current instant: the island's touching contacts that approach
   // faster than their resting speed, and records its events. The slower ones are persistent

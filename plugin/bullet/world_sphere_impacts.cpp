@@ -36,27 +36,32 @@ std::optional<double> planeImpact(const CentreMotion& c, double r, double slack,
 // Against a static box: the centre's height over each face's plane bounds its distance to the box
 // from below (the box lies within each face's half-space), and equals it while the centre is over
 // the face. A face's first root with the centre over the face then is the box's first touching
-// instant (sphereBoxGap: the core box rounded by its margin); none where the centre reaches an
-// edge or a corner region first.
-std::optional<double> boxImpact(const CentreMotion& c, double r, double slack,
-                                const btBoxShape& box, const btTransform& pose) {
+// instant (sphereBoxGap: the core box rounded by its margin), and a face the centre is beyond and
+// never comes within reach of keeps it from the box for good; undecided where the centre reaches
+// an edge or a corner region first.
+SphereRoot boxImpact(const CentreMotion& c, double r, double slack, const btBoxShape& box,
+                     const btTransform& pose) {
   const CentreMotion local = inFrameOf(c, pose);
   const btVector3 half = box.getHalfExtentsWithoutMargin();
   const double reach = box.getMargin() + r - slack;
+  bool apart = false;  // a face the centre is beyond never comes within reach
   for (int axis = 0; axis < 3; ++axis) {
     for (const double side : {-1.0, 1.0}) {
       const Quadratic face = faceHeight(local, axis, side, half[axis]);
       const double height = face.p0 - reach;
       if (!(height >= 0)) continue;  // not beyond this face's plane: not the face it meets
       const std::optional<double> t = firstRoot(height, face.p1, face.p2);
-      if (!t) continue;
+      if (!t) {
+        apart = true;
+        continue;
+      }
       const core::Vec3 at = local.x + *t * local.v + 0.5 * *t * *t * local.a;
       if (std::abs(at[(axis + 1) % 3]) <= half[(axis + 1) % 3] &&
           std::abs(at[(axis + 2) % 3]) <= half[(axis + 2) % 3])
-        return t;
+        return {t, true};
     }
   }
-  return std::nullopt;
+  return {std::nullopt, apart};
 }
 
 }  // namespace
@@ -70,8 +75,8 @@ std::optional<double> VariationalStep::sphereImpact(const CandidatePair& pair, d
   return alpha;
 }
 
-std::optional<VariationalStep::SphereRoot> VariationalStep::sphereRoot(const CandidatePair& pair,
-                                                                       double slack) const {
+std::optional<SphereRoot> VariationalStep::sphereRoot(const CandidatePair& pair,
+                                                      double slack) const {
   if (pair.childA != kWholeShape || pair.childB != kWholeShape) return std::nullopt;
   const auto freeSphere = [&](int index, const btCollisionObject& object) {
     return index != kFixed && !jointed(index) &&
@@ -104,9 +109,8 @@ std::optional<VariationalStep::SphereRoot> VariationalStep::sphereRoot(const Can
           true};
     }
     if (shape.getShapeType() == BOX_SHAPE_PROXYTYPE) {
-      return SphereRoot{boxImpact(c, radiusOf(sphere), slack, static_cast<const btBoxShape&>(shape),
-                                  other.getWorldTransform()),
-                        false};
+      return boxImpact(c, radiusOf(sphere), slack, static_cast<const btBoxShape&>(shape),
+                       other.getWorldTransform());
     }
   }
   return std::nullopt;

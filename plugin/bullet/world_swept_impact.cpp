@@ -109,8 +109,8 @@ std::optional<double> VariationalStep::sweptImpact(int p, double slack, double p
   Gap gap = gapNow(p);
   m_tracks[p].nearUnsearched = gap.distance + slack < kSweptFloor;
   if (m_tracks[p].nearUnsearched) return std::nullopt;
-  // Two free spheres, or a free sphere and a static plane: their first touch is a quadratic's first
-  // root, found or ruled out in closed form (world_sphere_impacts.cpp), with no probe.
+  // Two free spheres, a free sphere and a static plane or (mostly) box: their first touch is a
+  // quadratic's first root, found or ruled out in closed form (SphereRoot), with no probe.
   if (const std::optional<SphereRoot> root = sphereRoot(pair, slack); root && root->decided) {
     const double alpha = root->t ? *root->t / m_timeStep : std::numeric_limits<double>::infinity();
     return alpha <= remaining ? std::optional<double>(alpha) : std::nullopt;

@@ -195,6 +195,23 @@ TEST(SphereImpacts, ABallStrikesAStaticBoxsFaceAtItsInstant) {
   EXPECT_EQ(scene.world().getLastStepDiagnostics().locationProbes, 0);
 }
 
+// A fast spinning ball flying past a static box, parallel to its nearest face and 2 cm from
+// touching it: the face's plane stays as far, which rules out a touch for the swept search with
+// no probe (a sphere's gap does not turn with it).
+TEST(SphereImpacts, ASpinningBallFlyingPastAStaticBoxsFaceStrikesNothingWithoutProbes) {
+  Scene scene(test::configWithMaterial(SolverKind::variational, ImpactLawKind::kStronge, 1.0));
+  scene.world().setGravity(btVector3(0, 0, 0));
+  auto* shape = new btBoxShape(btVector3(0.5, 0.5, 0.5));
+  scene.world().setMaterial(scene.add(shape, 0, btVector3(0, 0, 0)), "test");
+  const btVector3 x(0.5 + kRadius + 0.02, -0.3, 0), v(0, 50, 20);  // 0.9 m in the step
+  btRigidBody* ball = addBall(scene, x, v);
+  ball->setAngularVelocity(btVector3(300, 0, 0));  // rad/s
+  scene.world().stepSimulation(kH, 1, kH);
+  EXPECT_TRUE(scene.world().getImpactEvents().empty());
+  EXPECT_EQ(scene.world().getLastStepDiagnostics().locationProbes, 0);
+  EXPECT_NEAR((ball->getCenterOfMassPosition() - (x + kH * v)).length(), 0.0, 1e-12);
+}
+
 // A ball flying at a static box's rounded edge: it crosses two faces' planes beside the faces
 // (at 4.4 ms), the closed form does not apply, and the root search finds the instant.
 TEST(SphereImpacts, ABallStrikingABoxsEdgeIsLocatedByTheSearch) {
