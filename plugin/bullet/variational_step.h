@@ -695,6 +695,8 @@ class VariationalStep {
                                      double remaining) const;
   // sphereImpact's closed form (SphereRoot); nullopt where none applies.
   std::optional<SphereRoot> sphereRoot(const CandidatePair& pair, double slack) const;
+  // A root's instant `t` (s from now) as a fraction of the step, where it comes within `remaining`.
+  std::optional<double> fractionWithin(const std::optional<double>& t, double remaining) const;
   // Resolves the impact at the current instant: the island's touching contacts that approach
   // faster than their resting speed, and records its events. The slower ones are persistent
   // contacts' business. Changes nothing for a landing (contacts approach, none faster than the

@@ -69,8 +69,13 @@ SphereRoot boxImpact(const CentreMotion& c, double r, double slack, const btBoxS
 std::optional<double> VariationalStep::sphereImpact(const CandidatePair& pair, double slack,
                                                     double remaining) const {
   const std::optional<SphereRoot> root = sphereRoot(pair, slack);
-  if (!root || !root->t) return std::nullopt;
-  const double alpha = *root->t / m_timeStep;
+  return root ? fractionWithin(root->t, remaining) : std::nullopt;
+}
+
+std::optional<double> VariationalStep::fractionWithin(const std::optional<double>& t,
+                                                      double remaining) const {
+  if (!t) return std::nullopt;
+  const double alpha = *t / m_timeStep;
   if (!(alpha <= remaining)) return std::nullopt;
   return alpha;
 }

@@ -111,10 +111,8 @@ std::optional<double> VariationalStep::sweptImpact(int p, double slack, double p
   if (m_tracks[p].nearUnsearched) return std::nullopt;
   // Two free spheres, a free sphere and a static plane or (mostly) box: their first touch is a
   // quadratic's first root, found or ruled out in closed form (SphereRoot), with no probe.
-  if (const std::optional<SphereRoot> root = sphereRoot(pair, slack); root && root->decided) {
-    const double alpha = root->t ? *root->t / m_timeStep : std::numeric_limits<double>::infinity();
-    return alpha <= remaining ? std::optional<double>(alpha) : std::nullopt;
-  }
+  if (const std::optional<SphereRoot> root = sphereRoot(pair, slack); root && root->decided)
+    return fractionWithin(root->t, remaining);
   std::optional<double> apart = apartFor(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), 0,
                                          remaining, gap.normal, slack, false);  // s
   const bool bounded = apart.has_value();

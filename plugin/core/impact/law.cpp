@@ -51,10 +51,6 @@ ImpactLawKind kindOf(const ImpactLaw& law) {
   return std::visit([](const auto& alternative) { return alternative.kKind; }, law);
 }
 
-ImpactOutcome applyLaw(const Contact& contact, const ImpactLaw& law) {
-  return std::visit([&](const auto& alternative) { return apply(contact, alternative); }, law);
-}
-
 ImpactOutcome applyLaw(const Contact& contact, const ImpactLaw& law, TraceWhen trace) {
   if (const StrongeLaw* stronge = std::get_if<StrongeLaw>(&law);
       stronge != nullptr && trace == TraceWhen::kOnFailure) {
@@ -63,7 +59,7 @@ ImpactOutcome applyLaw(const Contact& contact, const ImpactLaw& law, TraceWhen t
     ImpactOutcome outcome = apply(contact, untraced);
     if (outcome.resolved) return outcome;
   }
-  return applyLaw(contact, law);
+  return std::visit([&](const auto& alternative) { return apply(contact, alternative); }, law);
 }
 
 }  // namespace carom::core::impact

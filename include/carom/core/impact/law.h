@@ -59,13 +59,13 @@ ImpactLawKind kindOf(const ImpactLaw& law);
 /// naming the parameter for an invalid contact or parameters and for separating bodies (relative
 /// normal velocity > 0). A Stronge integration that does not converge is not an exception: the
 /// outcome has resolved == false, the pre-impact velocities and the status in its trace.
-ImpactOutcome applyLaw(const Contact& contact, const ImpactLaw& law);
-
-/// When applyLaw writes a Stronge outcome's trace: as its parameters ask, or only where the impact
-/// is not resolved, when it is solved again as they ask (a resolved outcome's trace then is empty).
-/// The trace's formatted numbers cost more than the rest of a frictionless impact; a simulation
-/// that reports only failures asks for them then.
+///
+/// `trace`: when a Stronge outcome's trace is written: as its parameters ask (default), or only
+/// where the impact is not resolved, when it is solved again as they ask (a resolved outcome's
+/// trace then is empty). The trace's formatted numbers cost more than the rest of a frictionless
+/// impact; a simulation that reports only failures asks for them then.
 enum class TraceWhen { kAsAsked, kOnFailure };
-ImpactOutcome applyLaw(const Contact& contact, const ImpactLaw& law, TraceWhen trace);
+ImpactOutcome applyLaw(const Contact& contact, const ImpactLaw& law,
+                       TraceWhen trace = TraceWhen::kAsAsked);
 
 }  // namespace carom::core::impact
