@@ -61,6 +61,7 @@ struct Run {
   double deepest = 0;        // the deepest overlap of two shapes after any step (m, ≥ 0)
   long impacts = 0;
   long events = 0;      // StepDiagnostics::impacts (landings included), summed (variational mode)
+  long landings = 0;    // StepDiagnostics::landings, summed
   long probes = 0;      // StepDiagnostics::locationProbes, summed
   long gapQueries = 0;  // StepDiagnostics::gapQueries, summed
   char error[200] = {};
@@ -132,6 +133,7 @@ Run runScene(const Scene& scene, SolverKind kind, int steps, double cap, bool ov
     world.world().clearImpactEvents();
     const carom::StepDiagnostics& diagnostics = world.world().getLastStepDiagnostics();
     run.events += diagnostics.impacts;
+    run.landings += diagnostics.landings;
     run.probes += diagnostics.locationProbes;
     run.gapQueries += diagnostics.gapQueries;
   }
@@ -208,9 +210,9 @@ std::vector<std::optional<Run>> compare(const Scene& scene, int steps, double ca
               rounds > 1 ? (", median of " + std::to_string(rounds) + " rounds").c_str() : "");
   std::printf("  %s\n", cpus.empty() ? "runs not pinned: the CPUs this process may use are unknown"
                                      : "each round's runs pinned to one CPU, rounds taking turns");
-  std::printf("  %-12s %6s %10s %9s %10s %8s %12s %14s %12s %8s %10s %11s %12s\n", "mode", "steps",
-              "ms/step", "x bullet", "wall ms", "x wall", "dE/E0 (run)", "max gain/E0",
-              "overlap mm", "impacts", "evts/step", "probes/evt", "queries/evt");
+  std::printf("  %-12s %6s %10s %9s %10s %8s %12s %14s %12s %8s %10s %10s %11s %12s\n", "mode",
+              "steps", "ms/step", "x bullet", "wall ms", "x wall", "dE/E0 (run)", "max gain/E0",
+              "overlap mm", "impacts", "evts/step", "land/step", "probes/evt", "queries/evt");
   const SolverKind kinds[] = {SolverKind::bullet, SolverKind::lcp, SolverKind::variational};
   std::vector<std::optional<Run>> runs(3);
   std::vector<bool> failed(3, false);
@@ -258,10 +260,12 @@ std::vector<std::optional<Run>> compare(const Scene& scene, int steps, double ca
     // Per event; nan for a run with none (its count divided by one would pass for a rate).
     const double events = run->events > 0 ? static_cast<double>(run->events) : NAN;
     std::printf(
-        "  %-12s %6d %10.3f %9.2f %10.3f %8.2f %12.3e %14.3e %12.3f %8ld %10.1f %11.1f %12.1f\n",
+        "  %-12s %6d %10.3f %9.2f %10.3f %8.2f %12.3e %14.3e %12.3f %8ld %10.1f %10.1f %11.1f "
+        "%12.1f\n",
         carom::toString(kinds[mode]), run->steps, run->msPerStep, ratio, run->wallMsPerStep,
         wallOver, run->energyChange, run->largestGain, 1e3 * run->deepest, run->impacts,
-        static_cast<double>(run->events) / run->steps, run->probes / events,
+        static_cast<double>(run->events) / run->steps,
+        static_cast<double>(run->landings) / run->steps, run->probes / events,
         run->gapQueries / events);
   }
   std::fflush(stdout);

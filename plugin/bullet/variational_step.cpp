@@ -200,6 +200,7 @@ void VariationalStep::runAndCount(std::vector<Island>& islands, int id) {
   runIsland(islands[id], id);
   m_countsOf.resize(islands.size());
   m_countsOf[id] = {m_diagnostics.impacts - before.impacts,
+                    m_diagnostics.landings - before.landings,
                     m_diagnostics.persistentContacts - before.persistentContacts,
                     m_diagnostics.restingIslands - before.restingIslands};
 }
@@ -268,6 +269,7 @@ void VariationalStep::runIsland(Island& island, int id) {
       // bounces inside the step: its contacts are held for the rest of the step instead.
       const Outcome outcome = resolveImpact(island, elapsed);
       if (outcome == Outcome::kLanding) {
+        ++m_diagnostics.landings;
         noteLanding(m_nextPair, elapsed);
         holdRestingContacts(island, id, 1.0 - elapsed, Hold::kLanding);
       }

@@ -318,7 +318,7 @@ class VariationalStep {
 
   // What an island's run added to the step's diagnostics.
   struct IslandCounts {
-    int impacts = 0, persistentContacts = 0, restingIslands = 0;
+    int impacts = 0, landings = 0, persistentContacts = 0, restingIslands = 0;
   };
   // An island's standing as a still island (still_islands.cpp).
   struct Stillness {

@@ -100,6 +100,7 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
                  m_events.end());
   const IslandCounts counts = m_countsOf[id];
   m_diagnostics.impacts -= counts.impacts;
+  m_diagnostics.landings -= counts.landings;
   m_diagnostics.persistentContacts -= counts.persistentContacts;
   m_diagnostics.restingIslands -= counts.restingIslands;
   m_countsOf[id] = {};

@@ -16,6 +16,7 @@ namespace carom {
 namespace {
 
 constexpr double kTolerance = test::kContactTolerance;
+constexpr double kH = 1.0 / 60.0;
 
 using test::BodyOnSupport;
 
@@ -96,6 +97,21 @@ TEST(RestingIsland, AFastBodyIsNotAtRest) {
   EXPECT_EQ(step.restingIslands, 0);
   EXPECT_EQ(step.impacts, 1);
   EXPECT_GE(ball.gap(), -kTolerance);
+}
+
+// Two balls side by side over the ground, one island: the one coming down at 1 m/s strikes, the one
+// coming down at 0.1 m/s (under the resting speed of 0.21 m/s at 60 Hz) lands. The island is not at
+// rest, so both events are located, and the step counts two impacts of which one is a landing.
+TEST(RestingIsland, ASlowBallBesideAFastOneIsALanding) {
+  test::Scene<DynamicsWorld> scene(test::configWith(SolverKind::variational));
+  scene.addGround();
+  scene.add(new btSphereShape(0.1), 1.0, btVector3(0, 0.1 + 1e-3, 0), btVector3(0, -1, 0));
+  scene.add(new btSphereShape(0.1), 1.0, btVector3(0.21, 0.1 + 1e-3, 0), btVector3(0, -0.1, 0));
+  scene.world().stepSimulation(kH, 1, kH);
+  const StepDiagnostics& step = scene.world().getLastStepDiagnostics();
+  EXPECT_EQ(step.restingIslands, 0);
+  EXPECT_EQ(step.impacts, 2);
+  EXPECT_EQ(step.landings, 1);
 }
 
 // A box 1 mm above the ground coming down at 0.1 m/s (under the resting speed of 0.21 m/s at

@@ -26,7 +26,11 @@ namespace carom {
 
 /// What the last internal step of a variational world did beyond the ordinary.
 struct StepDiagnostics {
-  int impacts = 0;             ///< impacts resolved in the step, landings brought to rest included
+  int impacts = 0;  ///< impacts resolved in the step, landings brought to rest included
+  /// Of those, the landings (variational mode): contacts found approaching at most at the resting
+  /// speed, stopped and held as persistent contacts instead of struck. Each holds its contact
+  /// group again, which is most of what a pile's step costs (docs/measurements.md).
+  int landings = 0;
   int persistentContacts = 0;  ///< contact points held by the persistent-contact LCP
   ///< Islands at rest (nothing in them could strike within the step): held once at the start of the
   ///< step and flowed to its end with no impact located.
