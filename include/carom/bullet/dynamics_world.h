@@ -27,9 +27,9 @@ namespace carom {
 /// What the last internal step of a variational world did beyond the ordinary.
 struct StepDiagnostics {
   int impacts = 0;  ///< impacts resolved in the step, landings brought to rest included
-  /// Of those, the landings (variational mode): contacts found approaching at most at the resting
-  /// speed, stopped and held as persistent contacts instead of struck. Each holds its contact
-  /// group again, which is most of what a pile's step costs (docs/measurements.md).
+  /// Of those, the landings (variational mode; 0 in the others): contacts found approaching at
+  /// most at the resting speed, stopped and held as persistent contacts instead of struck, each
+  /// holding its contact group again.
   int landings = 0;
   int persistentContacts = 0;  ///< contact points held by the persistent-contact LCP
   ///< Islands at rest (nothing in them could strike within the step): held once at the start of the
