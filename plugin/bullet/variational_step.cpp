@@ -202,7 +202,10 @@ void VariationalStep::runAndCount(std::vector<Island>& islands, int id) {
   m_countsOf[id] = {m_diagnostics.impacts - before.impacts,
                     m_diagnostics.landings - before.landings,
                     m_diagnostics.persistentContacts - before.persistentContacts,
-                    m_diagnostics.restingIslands - before.restingIslands};
+                    m_diagnostics.restingIslands - before.restingIslands,
+                    m_diagnostics.stillIslands - before.stillIslands,
+                    m_diagnostics.impactsBySweeps - before.impactsBySweeps,
+                    m_diagnostics.impactsInTurn - before.impactsInTurn};
 }
 
 void VariationalStep::runIsland(Island& island, int id) {

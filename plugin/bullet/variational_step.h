@@ -316,9 +316,10 @@ class VariationalStep {
     }
   };
 
-  // What an island's run added to the step's diagnostics.
+  // What an island's run added to the step's diagnostics: taken back with a discarded run.
   struct IslandCounts {
-    int impacts = 0, landings = 0, persistentContacts = 0, restingIslands = 0;
+    int impacts = 0, landings = 0, persistentContacts = 0, restingIslands = 0, stillIslands = 0,
+        impactsBySweeps = 0, impactsInTurn = 0;
   };
   // An island's standing as a still island (still_islands.cpp).
   struct Stillness {

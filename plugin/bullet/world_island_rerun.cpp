@@ -103,6 +103,9 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
   m_diagnostics.landings -= counts.landings;
   m_diagnostics.persistentContacts -= counts.persistentContacts;
   m_diagnostics.restingIslands -= counts.restingIslands;
+  m_diagnostics.stillIslands -= counts.stillIslands;
+  m_diagnostics.impactsBySweeps -= counts.impactsBySweeps;
+  m_diagnostics.impactsInTurn -= counts.impactsInTurn;
   m_countsOf[id] = {};
   stillnessOf(id) = {};
   islands[id] = {};

@@ -186,6 +186,33 @@ TEST(DynamicsWorldVariational, ImpactJoinsTheIslandOfABodyItReachesWithinTheStep
   EXPECT_NEAR(balls[3]->getCenterOfMassPosition().x(), 0.8905 + 20 * kH - 0.2905, 1e-9);
 }
 
+// A ball at 20 m/s strikes two balls at once (their centres 60 degrees either side of its path),
+// one impact of two contacts resolved by sweeps (solver.simultaneousContacts = 1); one struck ball
+// flies on to a pair of touching balls, an island of its own, and the islands run again as one. The
+// rerun's impact by sweeps is the step's only one: the run taken back takes its count back with it.
+TEST(DynamicsWorldVariational, AJoinedIslandsDiscardedRunTakesBackItsImpactsBySweeps) {
+  Config config = variational();
+  config.solver.simultaneousContacts = 1;
+  test::Scene<DynamicsWorld> scene(config);
+  scene.world().setGravity(btVector3(0, 0, 0));
+  const btVector3 side(std::cos(M_PI / 3), std::sin(M_PI / 3), 0);
+  const btVector3 mirrored(side.x(), -side.y(), 0);
+  const btVector3 struck = 0.21 * side;
+  std::vector<btRigidBody*> balls;
+  for (const btVector3& at : {btVector3(0, 0, 0), struck, 0.21 * mirrored, struck + 0.35 * side,
+                              struck + 0.5505 * side}) {
+    balls.push_back(
+        scene.add(new btSphereShape(0.1), 1.0, at, btVector3(at.isZero() ? 20 : 0, 0, 0)));
+    scene.world().setMaterial(balls.back(), "test");
+  }
+  scene.world().stepSimulation(kH, 1, kH);
+  const StepDiagnostics& diagnostics = scene.world().getLastStepDiagnostics();
+  EXPECT_EQ(diagnostics.islandsJoined, 1);
+  EXPECT_EQ(diagnostics.impactsBySweeps, 1);
+  EXPECT_EQ(diagnostics.impacts, 3);  // the two contacts at once, the flier's, the pair's
+  EXPECT_GT(balls[4]->getLinearVelocity().length(), 10.0);  // the far ball of the pair struck
+}
+
 // Two balls at rest 1 m apart, each struck at 25 m/s by a ball ten times heavier in an island of
 // its own, upwards and towards the other at 45 degrees: they leave at 45.5 m/s and meet 12.4 ms
 // later, above the middle. Neither path comes near the box stage 3 swept for the other ball (it
