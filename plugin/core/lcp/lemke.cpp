@@ -1,5 +1,6 @@
 #include "carom/core/lcp/lemke.h"
 
+#include <array>
 #include <limits>
 #include <random>
 #include <string>
@@ -21,6 +22,10 @@ constexpr double kTieTolerance = 1e-12;
 // would otherwise take a fresh n² block per solve and fault its pages in. Larger problems allocate
 // their own.
 constexpr std::size_t kKeptInverseEntries = std::size_t{1} << 18;
+
+// Covering-vector streams kept per thread (randomCoveringVector), by seed modulo this: more than
+// the seeds of one simultaneous impact's steps and attempts.
+constexpr std::size_t kKeptCoveringSeeds = 64;
 
 // Storage for an n×n B⁻¹: this thread's kept block, or `own` beyond kKeptInverseEntries. One
 // Tableau at a time per thread (solveLemke does not nest).
@@ -230,6 +235,19 @@ LcpResult unsolved(LcpResult result, LcpStatus status, const std::string& messag
   return result;
 }
 
+// The first n entries of the covering-vector stream of `seed`. mt19937_64 is specified bit for bit
+// by the standard; std::uniform_real_distribution is not, so the 53-bit mapping to [0, 1) is
+// written out.
+Eigen::VectorXd coveringStream(Eigen::Index n, std::uint64_t seed) {
+  std::mt19937_64 engine(seed);
+  Eigen::VectorXd d(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double unit = static_cast<double>(engine() >> 11) * 0x1.0p-53;
+    d(i) = 0.01 + 0.99 * unit;
+  }
+  return d;
+}
+
 }  // namespace
 
 LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
@@ -292,15 +310,23 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
 }
 
 Eigen::VectorXd randomCoveringVector(Eigen::Index n, std::uint64_t seed) {
-  // mt19937_64 is specified bit for bit by the standard; std::uniform_real_distribution is not,
-  // so the 53-bit mapping to [0, 1) is written out.
-  std::mt19937_64 engine(seed);
-  Eigen::VectorXd d(n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double unit = static_cast<double>(engine() >> 11) * 0x1.0p-53;
-    d(i) = 0.01 + 0.99 * unit;
+  // The first n entries of the seed's stream, kept per thread for the last seeds asked (a longer
+  // stream's head is a shorter one): Halm–Posa's step LCPs ask a few seeds (one per step index and
+  // attempt) hundreds of times a step, and seeding mt19937_64 and its first twist of 312 words cost
+  // more than the vector (3 % of lcp mode's 300-body bin).
+  struct Kept {
+    bool filled = false;
+    std::uint64_t seed = 0;
+    Eigen::VectorXd entries;
+  };
+  thread_local std::array<Kept, kKeptCoveringSeeds> kept;
+  Kept& slot = kept[seed % kKeptCoveringSeeds];
+  if (!slot.filled || slot.seed != seed || slot.entries.size() < n) {
+    slot.filled = true;
+    slot.seed = seed;
+    slot.entries = coveringStream(n, seed);
   }
-  return d;
+  return slot.entries.head(n);
 }
 
 }  // namespace carom::core::lcp

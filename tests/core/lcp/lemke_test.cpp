@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
 #include <set>
 
 #include "core/lcp/cases.h"
@@ -211,6 +212,26 @@ TEST(Lemke, RandomCoveringVectorIsSeededAndPositive) {
   EXPECT_NE(a, randomCoveringVector(50, 8));
   EXPECT_GE(a.minCoeff(), 0.01);
   EXPECT_LE(a.maxCoeff(), 1.0);
+}
+
+// The vector of n entries is the head of the seed's stream, whatever was asked before on the thread
+// (randomCoveringVector keeps the streams of recent seeds): a shorter one after a longer, a longer
+// after a shorter, and after another seed of the same kept slot.
+TEST(Lemke, RandomCoveringVectorIsItsSeedsStreamWhateverCameBefore) {
+  const auto stream = [](Eigen::Index n, std::uint64_t seed) {
+    std::mt19937_64 engine(seed);
+    Eigen::VectorXd d(n);
+    for (Eigen::Index i = 0; i < n; ++i)
+      d(i) = 0.01 + 0.99 * (static_cast<double>(engine() >> 11) * 0x1.0p-53);
+    return d;
+  };
+  EXPECT_EQ(randomCoveringVector(12, 99), stream(12, 99));
+  EXPECT_EQ(randomCoveringVector(40, 99), stream(40, 99));
+  EXPECT_EQ(randomCoveringVector(5, 99), stream(5, 99));
+  for (std::uint64_t other = 100; other < 100 + 4096; other += 1)
+    randomCoveringVector(3, other);
+  EXPECT_EQ(randomCoveringVector(40, 99), stream(40, 99));
+  EXPECT_EQ(randomCoveringVector(0, 99).size(), 0);
 }
 
 TEST(Lemke, RejectsBadInputNamingTheParameter) {
