@@ -1,5 +1,6 @@
 #include "carom/core/lcp/lemke.h"
 
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <random>
@@ -23,9 +24,13 @@ constexpr double kTieTolerance = 1e-12;
 // their own.
 constexpr std::size_t kKeptInverseEntries = std::size_t{1} << 18;
 
-// Covering-vector streams kept per thread (randomCoveringVector), by seed modulo this: more than
-// the seeds of one simultaneous impact's steps and attempts.
-constexpr std::size_t kKeptCoveringSeeds = 64;
+// Covering-vector streams kept per thread (randomCoveringVector), the least recently asked
+// replaced: more than the seeds of one simultaneous impact's steps and attempts (about ten in the
+// bin).
+constexpr std::size_t kKeptCoveringSeeds = 32;
+// The shortest stream kept: the LCPs of an impact of up to 8 contacts (11 unknowns each), so that a
+// seed asked again for a larger impact is not drawn again.
+constexpr Eigen::Index kShortestCoveringStream = 88;
 
 // Storage for an n×n B⁻¹: this thread's kept block, or `own` beyond kKeptInverseEntries. One
 // Tableau at a time per thread (solveLemke does not nest).
@@ -78,8 +83,8 @@ class Tableau {
         inverse_(inverseStorage(q.size(), ownInverse_), q.size(), q.size()),
         values_(q),
         isPivoted_(static_cast<std::size_t>(q.size()), 0) {
-    inverse_.setZero();  // then I: setIdentity tests every entry for the diagonal
-    inverse_.diagonal().setOnes();
+    // B⁻¹ = I: a unit column's storage is neither read nor written until its first pivot (inverse),
+    // so it is not cleared here (n² entries per solve, most of them never pivoted).
     for (Eigen::Index i = 0; i < size(); ++i)
       basis_[i] = i;  // start from w = q
     pivoted_.reserve(static_cast<std::size_t>(size()));
@@ -93,7 +98,12 @@ class Tableau {
   // `column` (kept from pivot to pivot: a pivot allocates nothing).
   void column(Eigen::Index v, Eigen::VectorXd& column) const {
     if (vars_.isW(v)) {
-      column = inverse_.col(v);
+      if (isPivoted_[static_cast<std::size_t>(v)]) {
+        column = inverse_.col(v);
+      } else {
+        column.setZero(size());
+        column(v) = 1.0;
+      }
     } else if (vars_.isZ(v)) {
       negatedInverseTimes(M_.col(v - size()), column);
     } else {
@@ -107,6 +117,8 @@ class Tableau {
     if (!isPivoted_[static_cast<std::size_t>(row)]) {  // its column leaves e_row now
       isPivoted_[static_cast<std::size_t>(row)] = 1;
       pivoted_.push_back(row);
+      inverse_.col(row).setZero();
+      inverse_(row, row) = 1.0;
     }
     values_(row) /= p;
     factors_ = column;
@@ -136,7 +148,7 @@ class Tableau {
       double least = std::numeric_limits<double>::infinity();
       for (std::size_t k = 0; k < rows.size(); ++k) {
         const Eigen::Index i = rows[k];
-        ratios_[k] = (key < 0 ? values_(i) : inverse_(i, key)) / divisor(i);
+        ratios_[k] = (key < 0 ? values_(i) : inverse(i, key)) / divisor(i);
         least = std::min(least, ratios_[k]);
       }
       const double slack = kTieTolerance * std::max(1.0, std::abs(least));
@@ -183,6 +195,12 @@ class Tableau {
   }
 
  private:
+  // B⁻¹'s entry (i, j), a unit column's where j has not been pivoted on.
+  double inverse(Eigen::Index i, Eigen::Index j) const {
+    if (isPivoted_[static_cast<std::size_t>(j)]) return inverse_(i, j);
+    return i == j ? 1.0 : 0.0;
+  }
+
   // −B⁻¹ x into `product`: x's entries at the unit columns, the pivoted columns' products, in
   // the order of x's entries.
   template <typename Vector>
@@ -204,7 +222,7 @@ class Tableau {
   Variables vars_;
   std::vector<Eigen::Index> basis_;
   std::vector<double> ownInverse_;       // B⁻¹'s storage where inverseStorage gives none
-  Eigen::Map<Eigen::MatrixXd> inverse_;  // B⁻¹
+  Eigen::Map<Eigen::MatrixXd> inverse_;  // B⁻¹'s pivoted columns (inverse(i, j) reads every one)
   Eigen::VectorXd values_;               // B⁻¹ q: the basic variables' values
   // The rows pivoted on so far, whose columns of B⁻¹ are no longer unit columns, as a list and
   // as flags (char, not std::vector<bool>: read in every product).
@@ -315,18 +333,27 @@ Eigen::VectorXd randomCoveringVector(Eigen::Index n, std::uint64_t seed) {
   // attempt) hundreds of times a step, and seeding mt19937_64 and its first twist of 312 words cost
   // more than the vector (3 % of lcp mode's 300-body bin).
   struct Kept {
-    bool filled = false;
     std::uint64_t seed = 0;
+    std::uint64_t asked = 0;  // when last asked; 0: empty
     Eigen::VectorXd entries;
   };
   thread_local std::array<Kept, kKeptCoveringSeeds> kept;
-  Kept& slot = kept[seed % kKeptCoveringSeeds];
-  if (!slot.filled || slot.seed != seed || slot.entries.size() < n) {
-    slot.filled = true;
-    slot.seed = seed;
-    slot.entries = coveringStream(n, seed);
+  thread_local std::uint64_t clock = 0;
+  ++clock;
+  Kept* slot = &kept.front();  // this seed's, else the least recently asked
+  for (Kept& candidate : kept) {
+    if (candidate.asked > 0 && candidate.seed == seed) {
+      slot = &candidate;
+      break;
+    }
+    if (candidate.asked < slot->asked) slot = &candidate;
   }
-  return slot.entries.head(n);
+  if (slot->asked == 0 || slot->seed != seed || slot->entries.size() < n) {
+    slot->seed = seed;
+    slot->entries = coveringStream(std::max(n, kShortestCoveringStream), seed);
+  }
+  slot->asked = clock;
+  return slot->entries.head(n);
 }
 
 }  // namespace carom::core::lcp

@@ -215,8 +215,8 @@ TEST(Lemke, RandomCoveringVectorIsSeededAndPositive) {
 }
 
 // The vector of n entries is the head of the seed's stream, whatever was asked before on the thread
-// (randomCoveringVector keeps the streams of recent seeds): a shorter one after a longer, a longer
-// after a shorter, and after another seed of the same kept slot.
+// (randomCoveringVector keeps the streams of recent seeds): a longer one after a shorter, a shorter
+// after a longer, and after enough other seeds to have replaced every kept stream.
 TEST(Lemke, RandomCoveringVectorIsItsSeedsStreamWhateverCameBefore) {
   const auto stream = [](Eigen::Index n, std::uint64_t seed) {
     std::mt19937_64 engine(seed);
@@ -242,7 +242,12 @@ TEST(Lemke, RejectsBadInputNamingTheParameter) {
   Eigen::MatrixXd badM = M;
   badM(1, 0) = NAN;
   expectErrorNaming([&] { solveLemke(badM, q); }, "matrix M");
+  badM(1, 0) = -INFINITY;
+  expectErrorNaming([&] { solveLemke(badM, q); }, "matrix M");
   expectErrorNaming([&] { solveLemke(M, Eigen::Vector2d(1.0, INFINITY)); }, "vector q");
+  // Finite entries whose sum overflows are finite: z = 0 solves q ≥ 0.
+  const Eigen::MatrixXd huge = Eigen::MatrixXd::Constant(2, 2, 1e308);
+  EXPECT_TRUE(solveLemke(huge, Eigen::Vector2d(1e308, 1e308)).solved());
   LemkeOptions options;
   options.coveringVector = Eigen::VectorXd::Ones(3);
   expectErrorNaming([&] { solveLemke(M, q, options); }, "covering vector");
