@@ -1,7 +1,10 @@
 #include "carom/core/routh/problem.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "carom/error.h"
 
@@ -33,6 +36,25 @@ void checkCommon(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn, const Eige
   if (!mu.allFinite() || (mu.array() < 0.0).any()) {
     throw Error("friction coefficients must be finite and non-negative");
   }
+}
+
+// The diagonal blocks [start, start + size) outside which M's lower triangle, all that its Cholesky
+// factorization reads, is zero: one per body for rigid bodies in 3D (M = blockdiag(m I, J)), one
+// for a dense M. Column j's block ends after the last row with a nonzero in column j.
+std::vector<std::pair<Eigen::Index, Eigen::Index>> diagonalBlocks(const Eigen::MatrixXd& M) {
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> blocks;
+  Eigen::Index start = 0, end = 0;
+  for (Eigen::Index j = 0; j < M.cols(); ++j) {
+    Eigen::Index last = M.rows() - 1;
+    while (last > j && M(last, j) == 0.0)
+      --last;
+    end = std::max(end, last + 1);
+    if (j + 1 == end) {
+      blocks.emplace_back(start, end - start);
+      start = end;
+    }
+  }
+  return blocks;
 }
 
 }  // namespace
@@ -73,14 +95,20 @@ ImpactProblem ImpactProblem::spatial(const Eigen::MatrixXd& M, const Eigen::Matr
 ImpactProblem::ImpactProblem(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn,
                              const Eigen::MatrixXd& Jt, const Eigen::MatrixXd& JD,
                              const Eigen::VectorXd& mu, Eigen::Index k)
-    : M_(M), Jn_(Jn), Jt_(Jt), JD_(JD), mu_(mu), k_(k), llt_(M) {
-  if (llt_.info() != Eigen::Success || !M.isApprox(M.transpose(), 1e-12)) {
-    throw Error("massMatrix must be symmetric positive definite");
-  }
+    : M_(M), Jn_(Jn), Jt_(Jt), JD_(JD), mu_(mu), k_(k) {
+  if (!M.isApprox(M.transpose(), 1e-12)) throw Error("massMatrix must be symmetric");
   const Eigen::Index m = contacts(), nD = frictionRows();
   Eigen::MatrixXd Jbar(m + nD, dofs());
   Jbar << Jn_, JD_;
-  MinvJbarT_ = llt_.solve(Jbar.transpose());
+  // M⁻¹ J̄ᵀ block by block of M: a simultaneous impact of b bodies factorizes b 6 × 6 blocks, not
+  // one 6b × 6b matrix.
+  MinvJbarT_ = Jbar.transpose();
+  for (const auto& [start, size] : diagonalBlocks(M)) {
+    const Eigen::LLT<Eigen::MatrixXd> llt(M.block(start, start, size, size));
+    if (llt.info() != Eigen::Success) throw Error("massMatrix must be positive definite");
+    auto rows = MinvJbarT_.middleRows(start, size);
+    llt.solveInPlace(rows);
+  }
   // (75b) with the transposes restored (digest §10), blocks [β | λ_n | λ_D | γ].
   W_ = Eigen::MatrixXd::Zero(3 * m + nD, 3 * m + nD);
   W_.block(0, m, m, m) = -Eigen::MatrixXd::Identity(m, m);

@@ -66,7 +66,6 @@ class ImpactProblem {
   Eigen::MatrixXd M_, Jn_, Jt_, JD_;
   Eigen::VectorXd mu_;
   Eigen::Index k_;
-  Eigen::LLT<Eigen::MatrixXd> llt_;
   Eigen::MatrixXd MinvJbarT_;  ///< M⁻¹ J̄ᵀ, n_v × (1+k)m
   Eigen::MatrixXd W_;
 };
