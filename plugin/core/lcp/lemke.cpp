@@ -338,8 +338,8 @@ Eigen::VectorXd randomCoveringVector(Eigen::Index n, std::uint64_t seed) {
     Eigen::VectorXd entries;
   };
   thread_local std::array<Kept, kKeptCoveringSeeds> kept;
-  thread_local std::uint64_t clock = 0;
-  ++clock;
+  thread_local std::uint64_t asks = 0;
+  ++asks;
   Kept* slot = &kept.front();  // this seed's, else the least recently asked
   for (Kept& candidate : kept) {
     if (candidate.asked > 0 && candidate.seed == seed) {
@@ -352,7 +352,7 @@ Eigen::VectorXd randomCoveringVector(Eigen::Index n, std::uint64_t seed) {
     slot->seed = seed;
     slot->entries = coveringStream(std::max(n, kShortestCoveringStream), seed);
   }
-  slot->asked = clock;
+  slot->asked = asks;
   return slot->entries.head(n);
 }
 
