@@ -58,6 +58,17 @@ std::vector<std::pair<Eigen::Index, Eigen::Index>> diagonalBlocks(const Eigen::M
   return blocks;
 }
 
+// Eigen's Cholesky solve of `rows` in place, factorizing `block` as a `Matrix` (a fixed size where
+// the block's is known); false where it is not positive definite.
+template <class Matrix>
+bool choleskySolve(const Eigen::Ref<const Eigen::MatrixXd>& block,
+                   Eigen::Block<Eigen::MatrixXd> rows) {
+  const Eigen::LLT<Matrix> llt(block);
+  if (llt.info() != Eigen::Success) return false;
+  llt.solveInPlace(rows);
+  return true;
+}
+
 // Solves M_b X = `rows` in place by the Cholesky factorization of the block M_b (its lower
 // triangle); false where M_b is not positive definite. A rigid body's blocks, its mass (1 × 1,
 // three times) and its inertia (3 × 3), take the factorization written out and Eigen's fixed-size
@@ -71,16 +82,8 @@ bool solveBlock(const Eigen::Ref<const Eigen::MatrixXd>& block,
     rows *= reciprocal;
     return true;
   }
-  if (block.rows() == 3) {
-    const Eigen::LLT<Eigen::Matrix3d> llt(block);
-    if (llt.info() != Eigen::Success) return false;
-    llt.solveInPlace(rows);
-    return true;
-  }
-  const Eigen::LLT<Eigen::MatrixXd> llt(block);
-  if (llt.info() != Eigen::Success) return false;
-  llt.solveInPlace(rows);
-  return true;
+  if (block.rows() == 3) return choleskySolve<Eigen::Matrix3d>(block, rows);
+  return choleskySolve<Eigen::MatrixXd>(block, rows);
 }
 
 }  // namespace
