@@ -83,6 +83,7 @@ void VariationalStepMemory::clear() {
   for (std::vector<int>& list : pairsOf)
     list.clear();
   deviation.clear();
+  drift.clear();
   for (carom::Island& island : islands) {
     island.bodies.clear();
     island.pairs.clear();
@@ -112,6 +113,7 @@ VariationalStep::VariationalStep(DynamicsWorld& world, double timeStep,
       m_pairsOf(memory.pairsOf),
       m_eventsOf(memory.eventsOf),
       m_deviation(memory.deviation),
+      m_drift(memory.drift),
       m_startOfStep(memory.startOfStep),
       m_islands(memory.islands) {
   memory.clear();
@@ -148,6 +150,7 @@ StepDiagnostics VariationalStep::run() {
   const int bodyCount = static_cast<int>(m_bodies.size());
   m_eventsOf.assign(bodyCount, 0);
   m_deviation.assign(bodyCount, 0.0);
+  m_drift.assign(bodyCount, 0.0);
   m_trial.resize(bodyCount);
   m_lastFlows.assign(bodyCount, {});
   std::vector<int> all(bodyCount);
@@ -630,6 +633,11 @@ std::vector<int> VariationalStep::refreshTrials(const Island& island, double rem
   flowBodies(
       stale, remaining, [&](int body) -> const core::BodyState& { return m_bodies[body].state; },
       [&](int body, const core::BodyState& state) {  // a stale body's joint group comes along
+        const StepBody& moved = m_bodies[body];
+        m_drift[body] += jointed(body) ? std::numeric_limits<double>::infinity()
+                                       : pathDrift(m_trial[body], state, moved.reach,
+                                                   moved.mass.inertia().diagonal().minCoeff(),
+                                                   (1 - moved.anchorTime) * m_timeStep);
         m_trial[body] = state;
         anchorAt(body, m_bodies[body].state, m_now);
         m_stale[body] = false;
@@ -638,7 +646,11 @@ std::vector<int> VariationalStep::refreshTrials(const Island& island, double rem
           track.trialGapExact = false;
           track.trialGapBound.reset();
           track.vertexTrialGaps.clear();
-          track.impactAt.reset();
+          const CandidatePair& pair = m_pairs[p];
+          const double drift = driftOf(pair.bodyA) + driftOf(pair.bodyB) - track.clearanceDrift;
+          const bool clear =
+              track.impactAt && std::isinf(*track.impactAt) && drift < track.clearance;
+          if (!clear) track.impactAt.reset();
         }
         refreshed.push_back(body);
       },

@@ -84,6 +84,17 @@ struct StepBody {
   core::Vec3 loadAcceleration() const { return load.gravity + mass.inverseMass() * load.force; }
 };
 
+// How long a pair's gap stays above −margin from an instant on, and the bound that certifies it
+// (VariationalStep::apartFor): margin + separation ≥ above + slope t − ½ curvature t² ≥ 0 for
+// 0 ≤ t ≤ span (s), forward or backward in time.
+struct Apart {
+  double span = 0;       // s
+  double above = 0;      // m
+  double slope = 0;      // m/s
+  double curvature = 0;  // m/s²
+  double atLeast(double t) const { return above + t * (slope - 0.5 * curvature * t); }
+};
+
 // A free sphere's first touch in closed form (world_sphere_impacts.cpp): the instant (s from now)
 // at which a pair's gap plus its slack is zero, if any; `decided` where its absence is certain
 // too (two free spheres, a free sphere and a static plane; against a static box, a face's root
@@ -109,6 +120,24 @@ struct Pose {
 inline double travelBound(const core::Vec3& x0, const core::Mat3& R0, const core::Vec3& x1,
                           const core::Mat3& R1, double reach) {
   return (x1 - x0).norm() + (R1 - R0).norm() * reach;
+}
+
+// How far any point of a body within `reach` of its centre may be moved, over the rest of the step,
+// by a change of its trial from `before` to `after` (m): both at the end of the step, the old
+// flowed from its anchor over `span` (s), the new from the same pose now. Its centre's move grows
+// linearly from now (the flow's translation is exact ballistics): largest at the end. Its turn's
+// change grows from zero now too, by the changed spin and the flows' failure to compose, both about
+// linearly in time over a small turn: twice its value at the end bounds it (kTurnChangeMargin;
+// tests/bullet/path_drift_test.cpp). ∞ where either momentum may turn the body by more than half a
+// radian over `span` (`smallestMoment`: its least principal moment, kg m²): beyond that the flow
+// from the anchor and the one from now part by more.
+inline double pathDrift(const core::BodyState& before, const core::BodyState& after, double reach,
+                        double smallestMoment, double span) {
+  constexpr double kTurnChangeMargin = 2;
+  constexpr double kMostTurn = 0.5;  // rad
+  if (std::max(before.Pi.norm(), after.Pi.norm()) / smallestMoment * span > kMostTurn)
+    return std::numeric_limits<double>::infinity();
+  return (after.x - before.x).norm() + kTurnChangeMargin * (after.R - before.R).norm() * reach;
 }
 
 // Where `object`, if the step does not flow it, is at `instant` (a fraction of a step of
@@ -216,8 +245,14 @@ struct PairTrack {
   // bodies change only where a hold or impact has reached them.
   std::optional<double> trialGapBound;
   // Its next impact (a fraction of the step, or ∞), until its trial poses change, it touches
-  // (markTouching) or the instant comes without it being resolved (runIsland).
+  // (markTouching) or the instant comes without it being resolved (runIsland). An ∞ found by the
+  // swept search outlives a change of the trial poses that its clearance covers (refreshTrials).
   std::optional<double> impactAt;
+  // What the swept search that found impactAt = ∞ certified (sweptImpact): Φ at least this (m)
+  // over the rest of the step along the paths it searched (0: nothing), when its bodies' drifts
+  // (VariationalStep::m_drift) summed to clearanceDrift.
+  double clearance = 0;
+  double clearanceDrift = 0;
   int quietings = 0;  // quietPair's, in this step
   // Whether it has landed in the step, and the second-order closing of its gap under its bodies'
   // free flow found when it landed again (m/s², > 0 closing; turningClosure): what its holds for
@@ -284,7 +319,7 @@ struct VariationalStepMemory {
   std::vector<std::pair<btVector3, btVector3>> searched, reached;
   std::vector<int> grown;
   std::vector<std::vector<int>> pairsOf;
-  std::vector<double> deviation;
+  std::vector<double> deviation, drift;
   std::vector<carom::Island> islands;  // the step's islands (VariationalStep::run)
   StartOfStep startOfStep;
   core::contact::PersistentContactWorkspace contactWorkspace;
@@ -423,6 +458,7 @@ class VariationalStep {
   static constexpr std::size_t kGroupProbesKept = 4;
   // Whether a joint holds the step body (kFixed: no).
   bool jointed(int index) const { return index != kFixed && m_joints.groupOf[index] >= 0; }
+  double driftOf(int index) const { return index == kFixed ? 0.0 : m_drift[index]; }
   // Whether two step bodies move as one in an impact: the same body, or joined by joints.
   bool linked(int a, int b) const {
     return a != kFixed && b != kFixed &&
@@ -652,15 +688,15 @@ class VariationalStep {
   // Step body `index` (kFixed: nullptr) at `alpha` of the step from now: its current state at 0,
   // else its probe flow written to `state`.
   const core::BodyState* probedAt(int index, double alpha, core::BodyState& state) const;
-  // How long (s) pair's gap stays above −margin, from its bodies' states a and b at `anchor` (a
-  // fraction of the step from now, on their flows from now, which end at `remaining`), forward or
-  // backward in time: each shape's separation from the plane through the other's support point
-  // along the gap's `normal` (from B towards A), the plane turning with the other's body
-  // (separation_bound.h). nullopt where neither bounds it: a mesh's triangle, a kinematic or
-  // jointed body, or one turning by more than half a radian over the rest of the step.
-  std::optional<double> apartFor(const CandidatePair& pair, const core::BodyState* a,
-                                 const core::BodyState* b, double anchor, double remaining,
-                                 const btVector3& normal, double margin, bool backward) const;
+  // How long (s) pair's gap stays above −margin, and the bound that says so, from its bodies'
+  // states a and b at `anchor` (a fraction of the step from now, on their flows from now, which end
+  // at `remaining`), forward or backward in time: each shape's separation from the plane through
+  // the other's support point along the gap's `normal` (from B towards A), the plane turning with
+  // the other's body (separation_bound.h). nullopt where neither bounds it: a mesh's triangle, a
+  // kinematic or jointed body, or one turning by more than half a radian over the rest of the step.
+  std::optional<Apart> apartFor(const CandidatePair& pair, const core::BodyState* a,
+                                const core::BodyState* b, double anchor, double remaining,
+                                const btVector3& normal, double margin, bool backward) const;
   // Step body `index`'s motion from `state` for separationBound (zero for kFixed), or nullopt
   // (apartFor).
   std::optional<BodyMotion> motionOf(int index, const core::BodyState* state, double anchor,
@@ -884,6 +920,11 @@ class VariationalStep {
   // Per step body: how far its island's run has taken it, at most, from the free flight stage 3
   // swept (m, over the whole step; world_distant_pairs.cpp). 0 until its run changes its motion.
   std::vector<double>& m_deviation;
+  // Per step body: how far, in all, its path over the rest of the step may have moved from the
+  // paths of the searches before (m, pathDrift summed over its trials' changes; ∞ once a joint
+  // group's flow has changed it). A pair's swept search holds while its bodies' drifts since have
+  // not used up its clearance (PairTrack::clearance).
+  std::vector<double>& m_drift;
   StepDiagnostics m_diagnostics;
   // StepDiagnostics::locationProbes and gapQueries, counted by the const queries.
   mutable int m_probes = 0;

@@ -58,8 +58,10 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
     m_bodies[body].state = member[body] ? m_start[body] : m_startOfStep.trial[body];
     anchorAt(body, m_start[body], 0);  // what its trial, taken back, was flowed from
     m_trial[body] = m_startOfStep.trial[body];
-    for (const int p : m_pairsOf[body])  // its trial poses moved back
+    for (const int p : m_pairsOf[body]) {  // its trial poses moved back, and its path
       m_tracks[p].trialGapBound.reset();
+      m_tracks[p].clearance = 0;
+    }
     if (jointed(body)) {
       const int g = m_joints.groupOf[body];
       m_jointsNow[g] = member[body] ? m_jointsKicked[g] : m_startOfStep.jointsTrial[g];

@@ -32,6 +32,42 @@ constexpr int kMaxSweptAdvances = 64;
 // search's roots.
 constexpr double kTouching = 0.5 * kContactTolerance;
 
+// Halvings of the split between two bounds of a stretch (clearanceBetween): its clearance to a
+// 65,536th of the stretch's length, far finer than it is asked to be against round-off's drifts.
+constexpr int kSplitHalvings = 16;
+
+// A lower bound of Φ along the swept search's paths from one of their points (`alpha`, a fraction
+// of the step, and Φ there) out to either side: the line of the closing speed from there and,
+// where asked, the separation bound's quadratic over its span.
+struct BoundFrom {
+  double alpha;
+  double phi;  // m
+  std::optional<Apart> apart;
+  // The least of the bound from alpha to `to` (a fraction of the step), at `speed` (m per
+  // fraction).
+  double leastTo(double to, double speed, double timeStep) const {
+    const double way = std::abs(to - alpha);
+    double least = phi - speed * way;
+    if (apart && way * timeStep <= apart->span)  // concave: least at an end
+      least = std::max(least, std::min(apart->atLeast(0), apart->atLeast(way * timeStep)));
+    return least;
+  }
+};
+
+// Φ's least over the stretch between two bounds' points, at least: `from`'s bound holds up to a
+// split and `to`'s beyond it, the split moved to where they meet.
+double clearanceBetween(const BoundFrom& from, const BoundFrom& to, double speed, double timeStep) {
+  const auto at = [&](double split) {
+    return std::min(from.leastTo(split, speed, timeStep), to.leastTo(split, speed, timeStep));
+  };
+  double lo = from.alpha, hi = to.alpha;
+  for (int i = 0; i < kSplitHalvings; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (from.leastTo(mid, speed, timeStep) > to.leastTo(mid, speed, timeStep) ? lo : hi) = mid;
+  }
+  return std::max(at(lo), at(hi));
+}
+
 }  // namespace
 
 std::optional<BodyMotion> VariationalStep::motionOf(int index, const core::BodyState* state,
@@ -44,10 +80,10 @@ std::optional<BodyMotion> VariationalStep::motionOf(int index, const core::BodyS
                     remaining * m_timeStep, backward);
 }
 
-std::optional<double> VariationalStep::apartFor(const CandidatePair& pair, const core::BodyState* a,
-                                                const core::BodyState* b, double anchor,
-                                                double remaining, const btVector3& normal,
-                                                double margin, bool backward) const {
+std::optional<Apart> VariationalStep::apartFor(const CandidatePair& pair, const core::BodyState* a,
+                                               const core::BodyState* b, double anchor,
+                                               double remaining, const btVector3& normal,
+                                               double margin, bool backward) const {
   const PairGeometry geometry = geometryAt(pair, a, b, m_now + anchor);
   const int bodies[2] = {pair.bodyA, pair.bodyB};
   const core::BodyState* states[2] = {a, b};
@@ -63,7 +99,7 @@ std::optional<double> VariationalStep::apartFor(const CandidatePair& pair, const
   }
   // Each side's shape against the plane turning with the other side's body through its support
   // point: the larger of the two spans each certifies. Along its own normal alone for a plane.
-  std::optional<double> apart;
+  std::optional<Apart> apart;
   for (int side = 0; side < 2; ++side) {
     const int other = 1 - side;
     const btVector3 n =  // from the other side towards this one
@@ -78,7 +114,7 @@ std::optional<double> VariationalStep::apartFor(const CandidatePair& pair, const
     const double span = !(above > 0) ? 0.0
                                      : firstRoot(above, bound->slope, -0.5 * bound->curvature)
                                            .value_or(std::numeric_limits<double>::infinity());
-    apart = std::max(apart.value_or(0), span);
+    if (!apart || span > apart->span) apart = Apart{span, above, bound->slope, bound->curvature};
   }
   return apart;
 }
@@ -99,51 +135,73 @@ bool VariationalStep::mayPassThrough(int p, double remaining) {
 
 std::optional<double> VariationalStep::sweptImpact(int p, double slack, double phiTrial,
                                                    double remaining) {
-  m_tracks[p].nearUnsearched = false;
-  // To come closer than touching and be apart again by phiTrial at the end, the pair closes by
-  // Φ now and opens by phiTrial at least.
-  if (!(remaining > 0) || !(closingBound(p, remaining) > gapNowAtLeast(p) + slack + phiTrial))
-    return std::nullopt;
+  PairTrack& track = m_tracks[p];
+  track.nearUnsearched = false;
+  track.clearance = 0;
   const CandidatePair& pair = m_pairs[p];
+  // No touch within the step, with Φ above `clearance` all the way (PairTrack::clearance).
+  const auto apartThroughout = [&](double clearance) {
+    track.clearance = std::max(0.0, clearance);
+    track.clearanceDrift = driftOf(pair.bodyA) + driftOf(pair.bodyB);
+    return std::nullopt;
+  };
+  // To come closer than touching and be apart again by phiTrial at the end, the pair closes by
+  // Φ now and opens by phiTrial at least. It closes by at most the bound C(t) by t and C(end) −
+  // C(t) after (the bound grows at least as fast as the closing): Φ stays above
+  // (Φ now + phiTrial − C(end)) / 2.
+  if (!(remaining > 0)) return std::nullopt;
+  const double closing = closingBound(p, remaining), phiNow = gapNowAtLeast(p) + slack;
+  if (!(closing > phiNow + phiTrial)) return apartThroughout((phiNow + phiTrial - closing) / 2);
   core::BodyState probeA, probeB;
   Gap gap = gapNow(p);
-  m_tracks[p].nearUnsearched = gap.distance + slack < kSweptFloor;
-  if (m_tracks[p].nearUnsearched) return std::nullopt;
+  track.nearUnsearched = gap.distance + slack < kSweptFloor;
+  if (track.nearUnsearched) return std::nullopt;
   // Two free spheres, a free sphere and a static plane or (mostly) box: their first touch is a
   // quadratic's first root, found or ruled out in closed form (SphereRoot), with no probe.
   if (const std::optional<SphereRoot> root = sphereRoot(pair, slack); root && root->decided)
     return fractionWithin(root->t, remaining);
-  std::optional<double> apart = apartFor(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), 0,
-                                         remaining, gap.normal, slack, false);  // s
+  std::optional<Apart> apart = apartFor(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), 0,
+                                        remaining, gap.normal, slack, false);
   const bool bounded = apart.has_value();
   if (!bounded && !mayPassThrough(p, remaining)) return std::nullopt;
   // The closing speed over the rest of the step, per fraction of the step: closingBound over twice
   // the span, per span, bounds it (the bound grows at least linearly with time).
   const double speed = closingBound(p, 2 * remaining) / (2 * remaining);
-  double fromEnd = 0;  // the stretch before the step's end certified apart (a fraction of it)
+  std::optional<Apart> fromEnd;  // the stretch before the step's end certified apart
   bool endAsked = false;
   double alpha = 0;
+  // Φ's least over the stretches searched so far, at least, and the bound from the last probe.
+  double clearance = std::numeric_limits<double>::infinity();
+  BoundFrom last{0, gap.distance + slack, apart};
+  const auto throughEnd = [&] {
+    const BoundFrom end{remaining, phiTrial, fromEnd};
+    return apartThroughout(std::min(clearance, clearanceBetween(last, end, speed, m_timeStep)));
+  };
   for (int advance = 0; advance < kMaxSweptAdvances; ++advance) {
     const double phi = gap.distance + slack;
     if (phi <= kTouching) return alpha;
-    if (bounded && advance > 0) {
-      apart =
-          apartFor(pair, probedAt(pair.bodyA, alpha, probeA), probedAt(pair.bodyB, alpha, probeB),
-                   alpha, remaining, gap.normal, slack, false);
+    if (advance > 0) {
+      if (bounded) {
+        apart =
+            apartFor(pair, probedAt(pair.bodyA, alpha, probeA), probedAt(pair.bodyB, alpha, probeB),
+                     alpha, remaining, gap.normal, slack, false);
+      }
+      const BoundFrom here{alpha, phi, apart};
+      clearance = std::min(clearance,
+                           clearanceBetween(last, {alpha, phi, std::nullopt}, speed, m_timeStep));
+      last = here;
     }
-    const double ahead = std::max(phi / speed, apart.value_or(0) / m_timeStep);
-    if (!(alpha + ahead < remaining)) return std::nullopt;
+    const double ahead = std::max(phi / speed, apart ? apart->span / m_timeStep : 0);
+    if (!(alpha + ahead < remaining)) return throughEnd();
     if (bounded && !endAsked) {  // from the flows' end: asked once the bound from now falls short
       endAsked = true;
       ++m_probes;
       fromEnd = apartFor(pair, probedAt(pair.bodyA, remaining, probeA),
                          probedAt(pair.bodyB, remaining, probeB), remaining, remaining, gap.normal,
-                         slack, true)
-                    .value_or(0) /
-                m_timeStep;
+                         slack, true);
     }
     alpha += ahead;
-    if (!(alpha + fromEnd < remaining)) return std::nullopt;
+    if (!(alpha + (fromEnd ? fromEnd->span / m_timeStep : 0) < remaining)) return throughEnd();
     ++m_probes;
     gap = gapAt(pair, probedAt(pair.bodyA, alpha, probeA), probedAt(pair.bodyB, alpha, probeB),
                 m_now + alpha);
@@ -171,11 +229,11 @@ std::optional<double> VariationalStep::nearDip(int p, double slack, double remai
     const double phi = gap.distance + slack;
     // A separating pair's second-order bound keeps it above the floor for longer (a ball just
     // struck).
-    const std::optional<double> apart =
+    const std::optional<Apart> apart =
         apartFor(pair, probedAt(pair.bodyA, alpha, probeA), probedAt(pair.bodyB, alpha, probeB),
                  alpha, remaining, gap.normal, slack + kSweptFloor, false);
     const double next =
-        alpha + std::max((phi + kSweptFloor) / speed, apart.value_or(0) / m_timeStep);
+        alpha + std::max((phi + kSweptFloor) / speed, apart ? apart->span / m_timeStep : 0);
     if (!(next < remaining)) return std::nullopt;
     gap = gapAtFraction(next);
     const double phiNext = gap.distance + slack;

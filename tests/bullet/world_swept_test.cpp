@@ -105,6 +105,39 @@ TEST(DynamicsWorldSwept, AFastTurningJointedPairStrikesAThinWall) {
     EXPECT_LT(ball->getCenterOfMassPosition().x(), -kHalfWall - kRadius);
 }
 
+// A ball flying 1 mm over the wall's top is struck from above within the step and sent down into
+// the wall's face: the swept search that found it clear of the wall at the step's start no longer
+// holds once its path has moved by far more than that millimetre, and the wall is struck at the
+// instant the new path reaches it.
+TEST(DynamicsWorldSwept, ABallStruckTowardsTheWallItWasPassingStrikesIt) {
+  WallScene scene;
+  constexpr double kSpeed = 30, kDrop = 2;  // m/s: the ball's along x, the striker's down y
+  constexpr double kStruck = 0.005;         // s: when the striker meets it
+  const double over = 1 + kRadius + 1e-3;   // m: the ball's height, 1 mm over the wall's top
+  btRigidBody* ball = scene.addBall(btVector3(kStart, over, 0), btVector3(kSpeed, 0, 0));
+  // The striker straight above the ball at kStruck, touching it then.
+  const double x = kStart + kSpeed * kStruck;
+  btRigidBody* striker =
+      scene.addBall(btVector3(x, over + 2 * kRadius + kDrop * kStruck, 0), btVector3(0, -kDrop, 0));
+  scene.world().stepSimulation(kH, 1, kH);
+
+  // Equal balls, elastic and frictionless, struck along y: they trade their velocities along y.
+  // The ball, now falling at kDrop, meets the wall's face when it has covered the way along x.
+  const double meets = (-kHalfWall - kRadius - kStart) / kSpeed;  // s
+  ASSERT_LT(meets, kH);
+  ASSERT_LT(over - kDrop * (meets - kStruck), 1 - kRadius);  // below the top edge by then
+  const std::vector<ImpactEvent>& events = scene.world().getImpactEvents();
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_NEAR(events[0].time, kStruck, 1e-9);
+  EXPECT_TRUE(events[1].bodyA == ball || events[1].bodyB == ball);
+  EXPECT_NE(events[1].bodyA, striker);
+  EXPECT_NE(events[1].bodyB, striker);
+  EXPECT_NEAR(events[1].time, meets, 1e-9);
+  EXPECT_NEAR(ball->getLinearVelocity().x(), -kSpeed, 1e-6);
+  EXPECT_NEAR(ball->getLinearVelocity().y(), -kDrop, 1e-6);
+  EXPECT_NEAR(striker->getLinearVelocity().length(), 0, 1e-6);
+}
+
 // A cube turning at 18 rad/s about z sweeps its corner past a ball at rest beside it: 6.7 mm apart
 // at the step's start and at its end, the corner 2 mm into the ball half a step in. The ball is
 // struck when the corner reaches it. (A move of less than half the shapes' widths, which the
