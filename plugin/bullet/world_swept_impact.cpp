@@ -32,9 +32,9 @@ constexpr int kMaxSweptAdvances = 64;
 // search's roots.
 constexpr double kTouching = 0.5 * kContactTolerance;
 
-// Halvings of the split between two bounds of a stretch (clearanceBetween): its clearance to a
-// 65,536th of the stretch's length, far finer than it is asked to be against round-off's drifts.
-constexpr int kSplitHalvings = 16;
+// Halvings of the split between two bounds of a stretch (clearanceBetween): the split to a
+// thousandth of the stretch, its clearance short of the best by at most the closing over that.
+constexpr int kSplitHalvings = 10;
 
 // A lower bound of Φ along the swept search's paths from one of their points (`alpha`, a fraction
 // of the step, and Φ there) out to either side: the line of the closing speed from there and,
