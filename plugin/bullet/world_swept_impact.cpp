@@ -191,10 +191,9 @@ std::optional<double> VariationalStep::sweptImpact(int p, double slack, double p
             apartFor(pair, probedAt(pair.bodyA, alpha, probeA), probedAt(pair.bodyB, alpha, probeB),
                      alpha, remaining, gap.normal, slack, false);
       }
-      const BoundFrom here{alpha, phi, apart};
       clearance = std::min(clearance,
                            clearanceBetween(last, {alpha, phi, std::nullopt}, speed, m_timeStep));
-      last = here;
+      last = {alpha, phi, apart};
     }
     const double ahead = std::max(phi / speed, apart ? apart->span / m_timeStep : 0);
     if (!(alpha + ahead < remaining)) return throughEnd();
