@@ -50,6 +50,30 @@ TEST(RotationSolve, TakesFewIterationsAtSmallSteps) {
   }
 }
 
+TEST(RotationSolve, StopsWhereTheNextUpdateWouldBeWithinTheTolerance) {
+  // The solve continued to the iteration cap (a tolerance no update meets) is converged to
+  // round-off; stopped where the quadratic estimate puts the next update within a tenth of 1e-15,
+  // F is the same to a few 1e-15, one update sooner than the update-size rule alone (three at
+  // this g).
+  NewtonSettings continued;
+  continued.tolerance = 1e-300;
+  continued.maxIterations = 8;
+  test::Random random(21);
+  for (int i = 0; i < 500; ++i) {
+    const MassProperties body = random.body();
+    const double smallest = body.inertia().eigenvalues().real().minCoeff();
+    const Vec3 g = random.uniform(0.0, 0.5 * smallest) * random.unitVector();
+    for (RotationChart chart : {RotationChart::kCayley, RotationChart::kExponential}) {
+      continued.chart = chart;
+      const RotationSolution s = solveRotation(body, g, {chart});
+      ASSERT_EQ(s.status, SolveStatus::kConverged);
+      EXPECT_LE(maxAbs(s.F - solveRotation(body, g, continued).F), 4e-15);
+    }
+  }
+  const MassProperties box = uniformEllipsoid(1.0, {2, 3, 4});
+  EXPECT_EQ(solveRotation(box, 0.01 * Vec3(4, -4, 4)).iterations, 2);
+}
+
 TEST(RotationSolve, SmallImpulseLimitIsTheLinearisedRotation) {
   // Digest A3: F ≈ I + S(J⁻¹g) + O(g²).
   const MassProperties body = uniformEllipsoid(1.0, {2, 3, 4});

@@ -17,7 +17,9 @@ enum class RotationChart {
 struct NewtonSettings {
   RotationChart chart = RotationChart::kCayley;
   /// Stop when the Newton update ‖Δf‖ ≤ tolerance · max(1, ‖f‖) (f is dimensionless: a rotation
-  /// vector or Cayley vector). Default 1e-15, the paper's ε_tol (Tran & Leok §6.1).
+  /// vector or Cayley vector), or when the next update, estimated from the last two as
+  /// ‖Δf_k‖³/‖Δf_{k−1}‖² (quadratic convergence), would be within a tenth of that. Default 1e-15,
+  /// the paper's ε_tol (Tran & Leok §6.1).
   double tolerance = 1e-15;
   /// Iteration cap; reaching it is reported as SolveStatus::kIterationLimit, never accepted.
   /// Default 50: at h|Ω| ≈ 0.01–1 the solve takes 2–6 iterations.
