@@ -17,7 +17,8 @@
 
 namespace carom::detail {
 
-// The shape as a carom::EllipsoidShape, or null.
+// The shape when it is a carom::EllipsoidShape itself (a class derived from it may change its
+// support: not one), or null.
 const EllipsoidShape* ellipsoidOf(const btCollisionShape& shape);
 
 // Whether exactCoreGap applies: an ellipsoid against an ellipsoid or a btBoxShape.

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "box_distance.h"
-#include "carom/bullet/ellipsoid_shape.h"
+#include "exact_core_gap.h"  // ellipsoidOf
 #include "mesh_triangles.h"
 #include "support_contacts.h"
 #include "variational_step.h"
@@ -80,6 +80,9 @@ const btPolyhedralConvexShape* polyhedronOf(const btCollisionShape* shape) {
     case STATIC_PLANE_PROXYTYPE:
     case COMPOUND_SHAPE_PROXYTYPE:
       return nullptr;
+    case CUSTOM_CONVEX_SHAPE_TYPE:
+      if (detail::ellipsoidOf(*shape) != nullptr) return nullptr;
+      return dynamic_cast<const btPolyhedralConvexShape*>(shape);
     default:  // a user's shape, or one of Bullet's rarer ones
       return dynamic_cast<const btPolyhedralConvexShape*>(shape);
   }
@@ -93,9 +96,7 @@ btVector3 vertexAt(const btPolyhedralConvexShape& polyhedron, const btTransform&
 }
 
 bool isStrictlyConvex(const btCollisionShape& shape) {
-  return shape.getShapeType() == SPHERE_SHAPE_PROXYTYPE ||
-         (shape.getShapeType() == CUSTOM_CONVEX_SHAPE_TYPE &&
-          dynamic_cast<const EllipsoidShape*>(&shape) != nullptr);
+  return shape.getShapeType() == SPHERE_SHAPE_PROXYTYPE || detail::ellipsoidOf(shape) != nullptr;
 }
 
 const btPolyhedralConvexShape* vertexPolyhedronOf(const PairGeometry& geometry, int side) {

@@ -187,6 +187,30 @@ TEST(Gap, EllipsoidOnABoxFaceMatchesTheAnalyticGap) {
   }
 }
 
+// A class derived from EllipsoidShape that gives another support (here a ball of radius 0.2 inside
+// the ellipsoid) is that support's shape: its gap is GJK's, not the exact ellipsoid's.
+TEST(Gap, AShapeDerivedFromTheEllipsoidIsItsOwnSupport) {
+  ATTRIBUTE_ALIGNED16(class) BallInside : public EllipsoidShape {
+   public:
+    BallInside() : EllipsoidShape(btVector3(0.3, 0.5, 0.8)) {}
+    btVector3 localGetSupportingVertexWithoutMargin(const btVector3& v) const override {
+      return v.length2() > 0 ? v.normalized() * (kRadius - getMargin()) : btVector3(0, 0, 0);
+    }
+    void batchedUnitVectorGetSupportingVertexWithoutMargin(const btVector3* v, btVector3* out,
+                                                           int n) const override {
+      for (int i = 0; i < n; ++i)
+        out[i] = localGetSupportingVertexWithoutMargin(v[i]);
+    }
+    const double kRadius = 0.2;
+  };
+  const BallInside ball;
+  const btBoxShape slab(btVector3(5.0, 5.0, 0.5));  // top face z = 0
+  const btTransform slabPose(btMatrix3x3::getIdentity(), btVector3(0, 0, -0.5));
+  const Gap g =
+      gap(ball, btTransform(btMatrix3x3::getIdentity(), btVector3(0, 0, 1.0)), slab, slabPose);
+  EXPECT_NEAR(g.distance, 1.0 - ball.kRadius, 1e-9);  // the ellipsoid's would be 1.0 − 0.8
+}
+
 // A sphere, or a point (a polyhedron's corner, as the variational step's vertex gaps ask), against
 // a turned ellipsoid, in closed form: placed along the surface normal at a surface point x, its gap
 // is how far along it is, its witness on the ellipsoid x, in either order and whatever the
