@@ -14,12 +14,6 @@ double sinc(double x) {
 
 }  // namespace
 
-Mat3 hat(const Vec3& x) {
-  Mat3 s;
-  s << 0.0, -x.z(), x.y(), x.z(), 0.0, -x.x(), -x.y(), x.x(), 0.0;
-  return s;
-}
-
 Vec3 vee(const Mat3& omega) {
   return Vec3(omega(2, 1), omega(0, 2), omega(1, 0));
 }

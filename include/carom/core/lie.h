@@ -6,8 +6,13 @@
 
 namespace carom::core {
 
-/// S(x), the skew matrix with S(x)y = x × y (Tran & Leok (2.1)).
-Mat3 hat(const Vec3& x);
+/// S(x), the skew matrix with S(x)y = x × y (Tran & Leok (2.1)). Inline: the LGVI's rotation
+/// solve builds a few per Newton iteration, and products with them fold their zeros.
+inline Mat3 hat(const Vec3& x) {
+  Mat3 s;
+  s << 0.0, -x.z(), x.y(), x.z(), 0.0, -x.x(), -x.y(), x.x(), 0.0;
+  return s;
+}
 
 /// S⁻¹(Ω) = (Ω₃₂, Ω₁₃, Ω₂₁) (Tran & Leok (2.2)). Reads only those three entries: the caller passes
 /// a skew matrix.
