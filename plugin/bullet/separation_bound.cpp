@@ -229,8 +229,8 @@ std::optional<BodyMotion> flowMotion(const core::MassProperties& mass, const cor
   motion.acceleration = load.gravity + mass.inverseMass() * load.force;
   if (!turns) return motion;
   const double torque = load.torque.norm();
-  // |Π| is kept by the torque-free flow; Bullet's body frame is on the principal axes.
-  const double smallestMoment = mass.inertia().diagonal().minCoeff();
+  // |Π| is kept by the torque-free flow.
+  const double smallestMoment = smallestPrincipalMoment(mass);
   const double spin = (state.Pi.norm() + torque * span) / smallestMoment;  // rad/s, at most
   if (spin * span > kMostTurn) return std::nullopt;
   motion.spin = sign * core::angularVelocityWorld(mass, state);

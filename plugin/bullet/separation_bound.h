@@ -38,6 +38,12 @@ struct BodyMotion {
   double turning = 0;
 };
 
+// A step body's least principal moment of inertia (kg m²): Bullet's body frame is on the principal
+// axes (world_bodies.cpp), so J is diagonal. |ω| ≤ |Π| / it bounds the body's spin.
+inline double smallestPrincipalMoment(const core::MassProperties& mass) {
+  return mass.inertia().diagonal().minCoeff();
+}
+
 // The motion of a body that an LGVI flow (core::flowInSubsteps) takes from `start` over `span` (s),
 // seen from its state `state` reached after `elapsed` (s) of it, forward in time or backward (its
 // velocities turned round): nullopt where the flow turns it by more than half a radian, beyond

@@ -613,7 +613,7 @@ VariationalStep::JointedMotion VariationalStep::jointedMotion(int index, double 
     const StepBody& b = m_bodies[body];
     power += (b.mass.mass() * (b.load.gravity - motion.acceleration) + b.load.force).norm() /
                  std::sqrt(b.mass.mass()) +
-             b.load.torque.norm() / std::sqrt(b.mass.inertia().diagonal().minCoeff());
+             b.load.torque.norm() / std::sqrt(smallestPrincipalMoment(b.mass));
   }
   const StepBody& body = m_bodies[index];
   const double inverseMass =
@@ -636,7 +636,7 @@ std::vector<int> VariationalStep::refreshTrials(const Island& island, double rem
         const StepBody& moved = m_bodies[body];
         m_drift[body] += jointed(body) ? std::numeric_limits<double>::infinity()
                                        : pathDrift(m_trial[body], state, moved.reach,
-                                                   moved.mass.inertia().diagonal().minCoeff(),
+                                                   smallestPrincipalMoment(moved.mass),
                                                    (1 - moved.anchorTime) * m_timeStep);
         m_trial[body] = state;
         anchorAt(body, m_bodies[body].state, m_now);
@@ -967,9 +967,7 @@ double VariationalStep::closingBound(int p, double fraction) const {
     acceleration += sign * body.loadAcceleration();
     if (body.rotationLocked) continue;
     const double momentum = body.state.Pi.norm() + body.load.torque.norm() * tau;
-    // Bullet's body frame is on the principal axes (world_bodies.cpp): J is diagonal.
-    const double smallestMoment = body.mass.inertia().diagonal().minCoeff();
-    turning += kRotationMargin * momentum / smallestMoment * tau * body.reach;
+    turning += kRotationMargin * momentum / smallestPrincipalMoment(body.mass) * tau * body.reach;
   }
   return velocity.norm() * tau + 0.5 * acceleration.norm() * tau * tau + turning;
 }

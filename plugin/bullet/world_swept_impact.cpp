@@ -32,6 +32,11 @@ constexpr int kMaxSweptAdvances = 64;
 // search's roots.
 constexpr double kTouching = 0.5 * kContactTolerance;
 
+// The fraction of a step of `timeStep` (s) over which `apart` keeps a pair apart (0: none).
+double apartFraction(const std::optional<Apart>& apart, double timeStep) {
+  return apart ? apart->span / timeStep : 0;
+}
+
 // Halvings of the split between two bounds of a stretch (clearanceBetween): the split to a
 // thousandth of the stretch, its clearance short of the best by at most the closing over that.
 constexpr int kSplitHalvings = 10;
@@ -195,7 +200,7 @@ std::optional<double> VariationalStep::sweptImpact(int p, double slack, double p
                            clearanceBetween(last, {alpha, phi, std::nullopt}, speed, m_timeStep));
       last = {alpha, phi, apart};
     }
-    const double ahead = std::max(phi / speed, apart ? apart->span / m_timeStep : 0);
+    const double ahead = std::max(phi / speed, apartFraction(apart, m_timeStep));
     if (!(alpha + ahead < remaining)) return throughEnd();
     if (bounded && !endAsked) {  // from the flows' end: asked once the bound from now falls short
       endAsked = true;
@@ -205,7 +210,7 @@ std::optional<double> VariationalStep::sweptImpact(int p, double slack, double p
                          slack, true);
     }
     alpha += ahead;
-    if (!(alpha + (fromEnd ? fromEnd->span / m_timeStep : 0) < remaining)) return throughEnd();
+    if (!(alpha + apartFraction(fromEnd, m_timeStep) < remaining)) return throughEnd();
     ++m_probes;
     gap = gapAt(pair, probedAt(pair.bodyA, alpha, probeA), probedAt(pair.bodyB, alpha, probeB),
                 m_now + alpha);
@@ -237,7 +242,7 @@ std::optional<double> VariationalStep::nearDip(int p, double slack, double remai
         apartFor(pair, probedAt(pair.bodyA, alpha, probeA), probedAt(pair.bodyB, alpha, probeB),
                  alpha, remaining, gap.normal, slack + kSweptFloor, false);
     const double next =
-        alpha + std::max((phi + kSweptFloor) / speed, apart ? apart->span / m_timeStep : 0);
+        alpha + std::max((phi + kSweptFloor) / speed, apartFraction(apart, m_timeStep));
     if (!(next < remaining)) return std::nullopt;
     gap = gapAtFraction(next);
     const double phiNext = gap.distance + slack;
