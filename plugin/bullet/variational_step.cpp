@@ -64,6 +64,8 @@ bool listedAt(const std::vector<PairContact>& contacts, const core::Vec3& point)
 
 }  // namespace
 
+PairTrack::PairTrack() = default;
+
 namespace detail {
 
 void VariationalStepMemory::clear() {

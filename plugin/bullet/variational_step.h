@@ -218,6 +218,11 @@ struct Island {
 // impact search reads the first members of every pair of the island at every event: they share
 // the track's first cache line.
 struct PairTrack {
+  // Provided (defaulted in variational_step.cpp), so that value-initialising a track, every pair's
+  // at every step, does not zero its 670 bytes first: each member that needs a value has one
+  // below, and the poses are read only once their gaps are set.
+  PairTrack();
+
   bool touched = false;  // it has touched at vertices in this step (held, struck or grazed)
   bool closing = false;  // its trial poses penetrate (earliestImpact)
   // Closing at most at its resting speed at the start of the step (isResting, for the start of the
