@@ -996,8 +996,10 @@ std::vector<PairContact> VariationalStep::contactsNow(int p, double reach) {
       geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
   const Gap& g = gapNow(p);
   const core::Vec3 normal = -toEigen(g.normal);  // the core's: from A into B
+  const std::vector<PairPoint> points = pairContacts(geometry, g, reach, m_holdingReach);
   std::vector<PairContact> contacts;
-  for (const PairPoint& contact : pairContacts(geometry, g, reach, m_holdingReach))
+  contacts.reserve(points.size());
+  for (const PairPoint& contact : points)
     contacts.push_back(
         {pair, toEigen(contact.point), normal, contact.feature, std::max(0.0, contact.gap)});
   return contacts;

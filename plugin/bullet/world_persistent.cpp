@@ -144,6 +144,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
         {},
         contactsNow(p, closing ? std::max(0.0, distance) + m_holdingReach : m_holdingReach)};
     if (closing) addSinkingVertices(p, found.touching);
+    found.contacts.reserve(found.touching.size() + 1);  // and the witness below
     const auto hold = [&](const PairContact& contact) {
       const core::impact::Contact c{bodyA, bodyB, contact.point, contact.normal};
       const double normalSpeed = contact.normal.dot(core::impact::relativeVelocity(c));
