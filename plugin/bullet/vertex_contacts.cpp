@@ -80,9 +80,9 @@ const btPolyhedralConvexShape* polyhedronOf(const btCollisionShape* shape) {
     case STATIC_PLANE_PROXYTYPE:
     case COMPOUND_SHAPE_PROXYTYPE:
       return nullptr;
-    case CUSTOM_CONVEX_SHAPE_TYPE:
+    case CUSTOM_CONVEX_SHAPE_TYPE:  // carom's ellipsoid, or a user's shape
       if (detail::ellipsoidOf(*shape) != nullptr) return nullptr;
-      return dynamic_cast<const btPolyhedralConvexShape*>(shape);
+      [[fallthrough]];
     default:  // a user's shape, or one of Bullet's rarer ones
       return dynamic_cast<const btPolyhedralConvexShape*>(shape);
   }
