@@ -107,9 +107,9 @@ class AndersonMixing {
 
 const EllipsoidShape* ellipsoidOf(const btCollisionShape& shape) {
   if (shape.getShapeType() != CUSTOM_CONVEX_SHAPE_TYPE) return nullptr;
-  // By its exact type, not dynamic_cast, which walks Bullet's shape classes (2 % of the bin's
-  // variational step, most of it failing for other shapes): a class derived from EllipsoidShape
-  // may change its support, and is taken as a convex shape of its own.
+  // By its exact type, not dynamic_cast, which walks Bullet's shape classes on every gap and
+  // contact query: a class derived from EllipsoidShape may change its support, and is taken as a
+  // convex shape of its own.
   return typeid(shape) == typeid(EllipsoidShape) ? static_cast<const EllipsoidShape*>(&shape)
                                                  : nullptr;
 }

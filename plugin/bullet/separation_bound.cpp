@@ -209,9 +209,8 @@ std::optional<double> supportOf(const btCollisionShape& other, const btTransform
 // The LGVI's rotation over a flow F̃[τ] from a state turning at |ω| (measured against finite
 // differences of the flow, bodies of random inertia, |ω|τ ≤ 0.5): its second derivative stays
 // within 1.13 (ω² + |Π||ω|/J_min) and its rate within 0.6 |ω|(|ω|τ)² of the state's ω at τ. The
-// bound takes half as much again and |ω|(|ω|τ)², up to half a radian over the flow.
+// bound takes half as much again and |ω|(|ω|τ)², up to kMostFlowTurn over the flow.
 constexpr double kTurningMargin = 1.5;
-constexpr double kMostTurn = 0.5;  // rad
 
 }  // namespace
 
@@ -233,9 +232,9 @@ std::optional<BodyMotion> flowMotion(const core::MassProperties& mass, const cor
   // |Π| is kept by the torque-free flow.
   const double smallestMoment = smallestPrincipalMoment(mass);
   const double spin = (state.Pi.norm() + torque * span) / smallestMoment;  // rad/s, at most
-  if (spin * span > kMostTurn) return std::nullopt;
+  if (spin * span > kMostFlowTurn) return std::nullopt;
   motion.spin = sign * core::angularVelocityWorld(mass, state);
-  motion.spinBound = (1 + kMostTurn * kMostTurn) * spin;
+  motion.spinBound = (1 + kMostFlowTurn * kMostFlowTurn) * spin;
   const double turned = spin * elapsed;  // rad
   motion.spinError = spin * turned * turned;
   motion.turning = kTurningMargin * (2 * spin * spin + torque / smallestMoment);
@@ -257,8 +256,8 @@ std::optional<SeparationBound> separationBound(const btCollisionShape& shape,
   } else if (shape.getShapeType() == CYLINDER_SHAPE_PROXYTYPE) {
     bound = cylinderBound(static_cast<const btCylinderShape&>(shape), frame, relative);
   } else {
-    // Kept per thread from bound to bound: a box's corners grown into a fresh list took four
-    // allocations a bound (1.3 % of the bin's instructions).
+    // Kept per thread from bound to bound: a fresh list would take allocations at every bound (four
+    // for a box's eight corners), and the impact search asks for bounds at every probe.
     thread_local std::vector<core::Vec3> points;
     points.clear();
     double margin = 0;

@@ -38,6 +38,10 @@ struct BodyMotion {
   double turning = 0;
 };
 
+// The largest turn of a body over an LGVI flow (rad) up to which the bounds of its motion were
+// measured (flowMotion, and pathDrift's in variational_step.h): beyond it they are not given.
+inline constexpr double kMostFlowTurn = 0.5;
+
 // A step body's least principal moment of inertia (kg m²): Bullet's body frame is on the principal
 // axes (world_bodies.cpp), so J is diagonal. |ω| ≤ |Π| / it bounds the body's spin.
 inline double smallestPrincipalMoment(const core::MassProperties& mass) {

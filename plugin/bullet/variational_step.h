@@ -128,14 +128,13 @@ inline double travelBound(const core::Vec3& x0, const core::Mat3& R0, const core
 // linearly from now (the flow's translation is exact ballistics): largest at the end. Its turn's
 // change grows from zero now too, by the changed spin and the flows' failure to compose, both about
 // linearly in time over a small turn: twice its value at the end bounds it (kTurnChangeMargin;
-// tests/bullet/path_drift_test.cpp). ∞ where either momentum may turn the body by more than half a
-// radian over `span` (`smallestMoment`: its least principal moment, kg m²): beyond that the flow
-// from the anchor and the one from now part by more.
+// tests/bullet/path_drift_test.cpp). ∞ where either momentum may turn the body by more than
+// kMostFlowTurn over `span` (`smallestMoment`: its least principal moment, kg m²): beyond that the
+// flow from the anchor and the one from now part by more.
 inline double pathDrift(const core::BodyState& before, const core::BodyState& after, double reach,
                         double smallestMoment, double span) {
   constexpr double kTurnChangeMargin = 2;
-  constexpr double kMostTurn = 0.5;  // rad
-  if (std::max(before.Pi.norm(), after.Pi.norm()) / smallestMoment * span > kMostTurn)
+  if (std::max(before.Pi.norm(), after.Pi.norm()) / smallestMoment * span > kMostFlowTurn)
     return std::numeric_limits<double>::infinity();
   return (after.x - before.x).norm() + kTurnChangeMargin * (after.R - before.R).norm() * reach;
 }

@@ -45,7 +45,7 @@ TEST(PathDrift, BoundsTheMoveOfAChangedPathOverTheRestOfTheStep) {
     anchor.x = direction();
     anchor.gamma = mass.mass() * 2.0 * std::abs(unit(random)) * direction();
     // Turning by up to 0.75 rad over the step: the faster ones turn too far for the bound.
-    const double smallest = mass.inertia().diagonal().minCoeff();
+    const double smallest = smallestPrincipalMoment(mass);
     anchor.Pi = direction() * smallest * 0.75 / kSpan * std::abs(unit(random));
     const double now = 0.9 * kSpan * std::abs(unit(random));
     const auto flowed = [&](const core::BodyState& from, double tau) {
