@@ -78,6 +78,7 @@ void VariationalStepMemory::clear() {
   eventsOf.clear();
   pairs.clear();
   tracks.clear();
+  apartAllStep.clear();
   stale.clear();
   searched.clear();
   reached.clear();
@@ -108,6 +109,7 @@ VariationalStep::VariationalStep(DynamicsWorld& world, double timeStep,
       m_indexOf(memory.indexOf),
       m_pairs(memory.pairs),
       m_tracks(memory.tracks),
+      m_apartAllStep(memory.apartAllStep),
       m_stale(memory.stale),
       m_searched(memory.searched),
       m_reached(memory.reached),
@@ -296,6 +298,7 @@ void VariationalStep::runIsland(Island& island, int id) {
       ++m_diagnostics.impacts;
     }
     for (const int p : island.pairs) {  // instants that have come are found again from here
+      if (m_apartAllStep[p]) continue;
       std::optional<double>& impactAt = m_tracks[p].impactAt;
       if (impactAt && *impactAt <= elapsed) impactAt.reset();
     }
@@ -328,8 +331,7 @@ void VariationalStep::advanceIsland(const Island& island, double alpha) {
       [&](int g, const detail::JointImpulses& impulses) {
         detail::addImpulses(impulses, m_jointsNow[g]);
       });
-  for (const int p : island.pairs)
-    m_tracks[p].gapNow.reset();
+  ++m_instant;  // every gap now found before is of the poses before
 }
 
 void VariationalStep::noteLanding(int p, double elapsed) {
@@ -439,6 +441,7 @@ double VariationalStep::turningClosure(int p) const {
 
 void VariationalStep::quietPair(int p) {
   PairTrack& track = m_tracks[p];
+  rescan(p);
   track.quiet = true;
   track.quietFloor = gapNow(p).distance - std::ldexp(kQuietDepth, track.quietings++);
   track.impactAt.reset();
@@ -644,6 +647,7 @@ std::vector<int> VariationalStep::refreshTrials(const Island& island, double rem
         anchorAt(body, m_bodies[body].state, m_now);
         m_stale[body] = false;
         for (const int p : m_pairsOf[body]) {
+          rescan(p);
           PairTrack& track = m_tracks[p];
           track.trialGapExact = false;
           track.trialGapBound.reset();
@@ -712,9 +716,12 @@ void VariationalStep::findStartGap(int p) {
   CandidatePair& pair = m_pairs[p];
   PairTrack& track = m_tracks[p];
   const Gap start = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
-  if (start.distance <= kContactTolerance)
+  if (start.distance <= kContactTolerance) {
     pair.slack = kContactTolerance + std::max(0.0, -start.distance);
+    rescan(p);
+  }
   track.gapNow = start;  // the poses now: its island's next query reads it (gapNow)
+  track.gapNowInstant = m_instant;
   track.startGapPending = false;
 }
 
@@ -732,6 +739,7 @@ void VariationalStep::addPair(const btCollisionObject* a, const btCollisionObjec
     const int p = static_cast<int>(m_pairs.size());
     m_pairs.push_back(pair);
     m_tracks.emplace_back();
+    m_apartAllStep.push_back(false);
     if (startGapNow) {
       findStartGap(p);
     } else {
@@ -904,13 +912,14 @@ Gap VariationalStep::gapAt(const CandidatePair& pair, const core::BodyState* a,
 
 const Gap& VariationalStep::gapNow(int p) {
   PairTrack& track = m_tracks[p];
-  if (!track.gapNow) {
+  if (track.gapNowInstant != m_instant) {
     const CandidatePair& pair = m_pairs[p];
     track.gapNow = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
-    track.lastGap = track.gapNow->distance;
+    track.gapNowInstant = m_instant;
+    track.lastGap = track.gapNow.distance;
     posesOf(pair, &VariationalStep::currentOf, track.lastGapPoses);
   }
-  return *track.gapNow;
+  return track.gapNow;
 }
 
 void VariationalStep::posesOf(const CandidatePair& pair, StateOf stateOf, Pose poses[2]) const {
@@ -934,7 +943,7 @@ double VariationalStep::gapLessMotion(double gap, const CandidatePair& pair, con
 
 double VariationalStep::gapNowAtLeast(int p) const {
   const PairTrack& track = m_tracks[p];
-  if (track.gapNow) return track.gapNow->distance;
+  if (track.gapNowInstant == m_instant) return track.gapNow.distance;
   if (!track.lastGap) return -std::numeric_limits<double>::infinity();
   return gapLessMotion(*track.lastGap, m_pairs[p], track.lastGapPoses, &VariationalStep::currentOf);
 }
@@ -1026,6 +1035,7 @@ void VariationalStep::markTouching(int p, double distance,
   // later), as a graze, until it goes quiet and sinks for the rest of the step. Polyhedra touch at
   // vertices or face crossings.
   m_pairs[p].slack = kContactTolerance + std::max(0.0, -distance);
+  rescan(p);
   const bool vertices =
       std::any_of(touching.begin(), touching.end(),
                   [](const PairContact& contact) { return contact.feature != -1; });
@@ -1077,10 +1087,12 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     return phi < 0 ? gapNow(p).distance + slack : phi;
   };
   for (const int p : island.pairs) {
-    const CandidatePair& pair = m_pairs[p];
     // A pair's trial gap and impact instant change only when one of its bodies has been struck or
     // held since they were found (refreshTrials), or the pair has touched (markTouching), or the
-    // instant has come (runIsland): the others' still hold.
+    // instant has come (runIsland): the others' still hold, and one apart for the rest of the step
+    // has nothing to give.
+    if (m_apartAllStep[p]) continue;
+    const CandidatePair& pair = m_pairs[p];
     PairTrack& track = m_tracks[p];
     const double trialGap = trialGapAtLeast(p);
     track.closing = trialGap + pair.slack < 0;
@@ -1103,6 +1115,7 @@ double VariationalStep::earliestImpact(const Island& island, double elapsed) {
     }
     if (track.impactAt) {
       consider(p, std::max(0.0, *track.impactAt - elapsed));
+      m_apartAllStep[p] = std::isinf(*track.impactAt) && !track.nearUnsearched;
       continue;
     }
     const double phiAtLeast = phiNowAtLeast(p, slack);

@@ -270,8 +270,10 @@ struct PairTrack {
   // Its vertices' vertexGap at the trial poses (A's, then B's; empty when not known), until one of
   // its bodies' trial poses is flowed again.
   std::vector<double> vertexTrialGaps;
-  // Its gap at its bodies' poses now, once found, until runIsland flows them on (gapNow).
-  std::optional<Gap> gapNow;
+  // Its gap at its bodies' poses now (gapNow), found at the instant numbered gapNowInstant
+  // (VariationalStep::m_instant; −1: none): it holds until runIsland flows the bodies on.
+  Gap gapNow;
+  int gapNowInstant = -1;
   // The last gap found at the poses of some instant (m), and those poses: a lower bound of its gap
   // at any later poses, less how far they have moved since (gapNowAtLeast).
   std::optional<double> lastGap;
@@ -319,6 +321,7 @@ struct VariationalStepMemory {
   std::vector<int> slot, islandOf, indexOf, eventsOf;
   std::vector<CandidatePair> pairs;
   std::vector<PairTrack> tracks;
+  std::vector<char> apartAllStep;
   std::vector<bool> stale;
   std::vector<std::pair<btVector3, btVector3>> searched, reached;
   std::vector<int> grown;
@@ -585,6 +588,8 @@ class VariationalStep {
   // Leaves pair p's closing to the persistent contacts (PairTrack::quiet) until its gap falls
   // kQuietDepth below its gap now, twice as far each further time in the step.
   void quietPair(int p);
+  // Pair p has changed in what earliestImpact reads of it: its next scan looks at it again.
+  void rescan(int p) { m_apartAllStep[p] = false; }
   // d²Φ/dt² of pair p's gap along its bodies' free flow from now, less what their loads give
   // along the gap's normal, with its sign turned: > 0 where the gap closes at second order (a
   // normal turning with a spinning body, closest points running over a curved surface). A hold is
@@ -864,6 +869,9 @@ class VariationalStep {
   // The instant (a fraction of the step) the step bodies' states are at: the island's being run,
   // or the end of the step.
   double m_now = 0;
+  // The instants the islands' runs have flowed their bodies to, counted over the step: a pair's gap
+  // now (PairTrack::gapNow) holds while this is the number it was found at.
+  int m_instant = 0;
   std::vector<StepBody>& m_bodies;
   std::vector<KnownMass>& m_knownMasses;  // detail::VariationalStepMemory::masses
   // The step bodies' joint groups (variational_joints.h), flowed together.
@@ -895,7 +903,12 @@ class VariationalStep {
   std::vector<int>& m_indexOf;
   std::vector<CandidatePair>& m_pairs;
   std::vector<PairTrack>& m_tracks;  // per pair
-  std::vector<bool>& m_stale;        // per step body: struck or held since its trial was flowed
+  // Per pair: earliestImpact found it apart for the rest of the step (its instant ∞, not left near
+  // by the swept search), and nothing that earliestImpact reads of it has changed since (its trial
+  // gap, slack, quietness and instant): its scans skip it without reading its track. Cleared
+  // wherever one of those changes (rescan).
+  std::vector<char>& m_apartAllStep;
+  std::vector<bool>& m_stale;  // per step body: struck or held since its trial was flowed
   // Per step body: a box the broadphase has been searched over for its partners (stage 3's swept
   // AABB, then the last box findNewPartners searched): a body moved within it has no new partner.
   std::vector<std::pair<btVector3, btVector3>>& m_searched;

@@ -119,8 +119,10 @@ VariationalStep::Outcome VariationalStep::resolveImpact(const Island& island, do
     for (const PairContact& member : members) {  // struck: their pairs' gaps count again
       for (const int body : {member.pair.bodyA, member.pair.bodyB}) {
         if (body == kFixed) continue;
-        for (const int p : m_pairsOf[body])
+        for (const int p : m_pairsOf[body]) {
           m_tracks[p].quiet = false;
+          rescan(p);
+        }
       }
     }
     if (members.size() == 1) {

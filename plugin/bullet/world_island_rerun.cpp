@@ -59,6 +59,7 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
     anchorAt(body, m_start[body], 0);  // what its trial, taken back, was flowed from
     m_trial[body] = m_startOfStep.trial[body];
     for (const int p : m_pairsOf[body]) {  // its trial poses moved back, and its path
+      rescan(p);
       m_tracks[p].trialGapBound.reset();
       m_tracks[p].clearance = 0;
     }
@@ -79,6 +80,7 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
       m_pairs[p] = m_startOfStep.pairs[p];
       m_tracks[p] = PairTrack{};
       m_tracks[p].startGapPending = true;
+      rescan(p);
     }
     m_eventsOf[body] = 0;
     m_deviation[body] = 0;
@@ -93,6 +95,7 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
     m_pairs[p] = m_startOfStep.pairs[p];
     m_tracks[p] = PairTrack{};
     m_tracks[p].startGapPending = true;
+    rescan(p);
   }
   m_held.erase(std::remove_if(m_held.begin(), m_held.end(),
                               [id](const HeldContact& held) { return held.island == id; }),

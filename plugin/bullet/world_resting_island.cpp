@@ -13,6 +13,7 @@ namespace carom {
 bool VariationalStep::isResting(const Island& island) {
   bool resting = true;
   for (const int p : island.pairs) {
+    rescan(p);
     PairTrack& track = m_tracks[p];
     const double phiTrial = trialGapAtLeast(p) + m_pairs[p].slack;
     track.closing = phiTrial < 0;

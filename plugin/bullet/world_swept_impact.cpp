@@ -145,6 +145,7 @@ bool VariationalStep::mayPassThrough(int p, double remaining) {
 
 std::optional<double> VariationalStep::sweptImpact(int p, double slack, double phiTrial,
                                                    double remaining) {
+  rescan(p);
   PairTrack& track = m_tracks[p];
   track.nearUnsearched = false;
   track.clearance = 0;
