@@ -81,6 +81,9 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
       heldEarlier[earlier.p] = heldEarlier[earlier.p] || earlier.island == id;
   }
   for (const int p : island.pairs) {
+    // A pair that cannot touch now is held only by an island at rest, where near (below): its gap's
+    // bound is not asked.
+    if (!mayTouch(p) && mode != Hold::kResting) continue;
     const CandidatePair& pair = m_pairs[p];
     // Apart by more than the holding reach, as its lower bound tells without a gap query: held only
     // as a closing speculative pair (below).
