@@ -700,6 +700,7 @@ void VariationalStep::findCandidatePairs() {
     m_pairsOf[body].reserve(static_cast<std::size_t>(overlapsOf[body]));
   m_pairs.reserve(static_cast<std::size_t>(cache->getNumOverlappingPairs()));
   m_tracks.reserve(static_cast<std::size_t>(cache->getNumOverlappingPairs()));
+  m_apartAllStep.reserve(static_cast<std::size_t>(cache->getNumOverlappingPairs()));
   for (int i = 0; i < cache->getNumOverlappingPairs(); ++i) {
     const btBroadphasePair& overlap = cache->getOverlappingPairArrayPtr()[i];
     addPair(static_cast<const btCollisionObject*>(overlap.m_pProxy0->m_clientObject),
@@ -912,14 +913,14 @@ Gap VariationalStep::gapAt(const CandidatePair& pair, const core::BodyState* a,
 
 const Gap& VariationalStep::gapNow(int p) {
   PairTrack& track = m_tracks[p];
-  if (track.gapNowInstant != m_instant) {
+  if (!track.gapNow || track.gapNowInstant != m_instant) {
     const CandidatePair& pair = m_pairs[p];
     track.gapNow = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
     track.gapNowInstant = m_instant;
-    track.lastGap = track.gapNow.distance;
+    track.lastGap = track.gapNow->distance;
     posesOf(pair, &VariationalStep::currentOf, track.lastGapPoses);
   }
-  return track.gapNow;
+  return *track.gapNow;
 }
 
 void VariationalStep::posesOf(const CandidatePair& pair, StateOf stateOf, Pose poses[2]) const {
@@ -943,7 +944,7 @@ double VariationalStep::gapLessMotion(double gap, const CandidatePair& pair, con
 
 double VariationalStep::gapNowAtLeast(int p) const {
   const PairTrack& track = m_tracks[p];
-  if (track.gapNowInstant == m_instant) return track.gapNow.distance;
+  if (track.gapNow && track.gapNowInstant == m_instant) return track.gapNow->distance;
   if (!track.lastGap) return -std::numeric_limits<double>::infinity();
   return gapLessMotion(*track.lastGap, m_pairs[p], track.lastGapPoses, &VariationalStep::currentOf);
 }

@@ -271,8 +271,9 @@ struct PairTrack {
   // its bodies' trial poses is flowed again.
   std::vector<double> vertexTrialGaps;
   // Its gap at its bodies' poses now (gapNow), found at the instant numbered gapNowInstant
-  // (VariationalStep::m_instant; −1: none): it holds until runIsland flows the bodies on.
-  Gap gapNow;
+  // (VariationalStep::m_instant): it holds until runIsland flows the bodies on. Optional, so that
+  // a track is made without writing a gap (a step makes one per candidate pair).
+  std::optional<Gap> gapNow;
   int gapNowInstant = -1;
   // The last gap found at the poses of some instant (m), and those poses: a lower bound of its gap
   // at any later poses, less how far they have moved since (gapNowAtLeast).
