@@ -1231,9 +1231,15 @@ void VariationalStep::addSinkingVertices(int p, std::vector<PairContact>& contac
 }
 
 double VariationalStep::earliestVertexImpact(int p, double remaining, double cap) {
+  // Located half the contact tolerance inside touching (vertexGap ≤ 0), where contactsNow lists the
+  // vertex: only a vertex its trial poses sink in that far can strike within the step.
+  const auto phiTrialOf = [](double trialGap) { return trialGap + 0.5 * kContactTolerance; };
+  const std::vector<double>& trialGaps = vertexTrialGapsOf(p);
+  if (std::all_of(trialGaps.begin(), trialGaps.end(),
+                  [&](double trialGap) { return phiTrialOf(trialGap) >= 0; }))
+    return cap;
   const CandidatePair& pair = m_pairs[p];
   const PairGeometry now = geometryAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
-  const std::vector<double>& trialGaps = vertexTrialGapsOf(p);
   double earliest = cap;
   // A vertex apart now by more than the pair can close before the cap cannot strike before it.
   const double closing =
@@ -1242,9 +1248,8 @@ double VariationalStep::earliestVertexImpact(int p, double remaining, double cap
   for (int side = 0; side < 2; ++side) {
     const btPolyhedralConvexShape* polyhedron = vertexPolyhedronOf(now, side);
     for (int i = 0; polyhedron != nullptr && i < polyhedron->getNumVertices(); ++i) {
-      // Located half the contact tolerance inside touching (vertexGap ≤ 0), where contactsNow
-      // lists the vertex; a vertex touching now has been held, struck or grazed just now.
-      const double phiTrial = trialGaps[next++] + 0.5 * kContactTolerance;
+      // A vertex touching now has been held, struck or grazed just now.
+      const double phiTrial = phiTrialOf(trialGaps[next++]);
       if (phiTrial >= 0) continue;
       const double gapNow = vertexGap(now, side, i);
       if (gapNow <= 0) continue;
