@@ -913,7 +913,7 @@ Gap VariationalStep::gapAt(const CandidatePair& pair, const core::BodyState* a,
 
 const Gap& VariationalStep::gapNow(int p) {
   PairTrack& track = m_tracks[p];
-  if (!track.gapNow || track.gapNowInstant != m_instant) {
+  if (!knowsGapNow(track)) {
     const CandidatePair& pair = m_pairs[p];
     track.gapNow = gapAt(pair, currentOf(pair.bodyA), currentOf(pair.bodyB), m_now);
     track.gapNowInstant = m_instant;
@@ -944,7 +944,7 @@ double VariationalStep::gapLessMotion(double gap, const CandidatePair& pair, con
 
 double VariationalStep::gapNowAtLeast(int p) const {
   const PairTrack& track = m_tracks[p];
-  if (track.gapNow && track.gapNowInstant == m_instant) return track.gapNow->distance;
+  if (knowsGapNow(track)) return track.gapNow->distance;
   if (!track.lastGap) return -std::numeric_limits<double>::infinity();
   return gapLessMotion(*track.lastGap, m_pairs[p], track.lastGapPoses, &VariationalStep::currentOf);
 }

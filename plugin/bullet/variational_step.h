@@ -591,6 +591,10 @@ class VariationalStep {
   void quietPair(int p);
   // Pair p has changed in what earliestImpact reads of it: its next scan looks at it again.
   void rescan(int p) { m_apartAllStep[p] = false; }
+  // Whether `track` holds its pair's gap at the bodies' poses now (PairTrack::gapNow).
+  bool knowsGapNow(const PairTrack& track) const {
+    return track.gapNow && track.gapNowInstant == m_instant;
+  }
   // d²Φ/dt² of pair p's gap along its bodies' free flow from now, less what their loads give
   // along the gap's normal, with its sign turned: > 0 where the gap closes at second order (a
   // normal turning with a spinning body, closest points running over a curved surface). A hold is
