@@ -66,10 +66,10 @@ struct Written {
   btTransform frame;
   btVector3 linearVelocity, angularVelocity;
 };
-Written writtenOf(const StepBody& body) {
-  return {btTransform(detail::toBt(body.state.R), detail::toBt(body.state.x)),
-          detail::toBt(core::linearVelocity(body.mass, body.state)),
-          detail::toBt(core::angularVelocityWorld(body.mass, body.state))};
+Written writtenOf(const StepBody& body, const core::BodyState& state) {
+  return {btTransform(detail::toBt(state.R), detail::toBt(state.x)),
+          detail::toBt(core::linearVelocity(body.mass, state)),
+          detail::toBt(core::angularVelocityWorld(body.mass, state))};
 }
 
 }  // namespace
@@ -94,7 +94,7 @@ std::optional<std::vector<unsigned char>> VariationalStep::stillInputsOf(const I
     // end); at the end, as writeBodies will write them.
     const btRigidBody& bullet = *body.rigidBody;
     const Written written = atEnd
-                                ? writtenOf(body)
+                                ? writtenOf(body, stateNow(index))
                                 : Written{bullet.getCenterOfMassTransform(),
                                           bullet.getLinearVelocity(), bullet.getAngularVelocity()};
     bytes.add(written.frame);
@@ -151,7 +151,7 @@ bool VariationalStep::endedStill(const Island& island) const {
     const StepBody& body = m_bodies[index];
     const btRigidBody& bullet = *body.rigidBody;
     const btTransform& start = bullet.getCenterOfMassTransform();
-    const Written end = writtenOf(body);
+    const Written end = writtenOf(body, stateNow(index));
     double turn = 0;  // ‖ΔR‖_F ≥ the spectral norm: no point turns further than it × reach
     for (int row = 0; row < 3; ++row)
       turn += (end.frame.getBasis()[row] - start.getBasis()[row]).length2();

@@ -145,7 +145,7 @@ StepDiagnostics VariationalStep::run() {
   m_groupProbes.resize(m_joints.groups.size());
   kickMotors();
   for (const StepBody& body : m_bodies) {
-    m_start.push_back(body.state);
+    m_start.push_back(body.current);  // no body is behind before the islands run
     const double load = body.loadAcceleration().norm();
     m_restingSpeed = std::max(m_restingSpeed, kRestingSpeed + load * m_timeStep);
     m_holdingReach =
@@ -160,10 +160,10 @@ StepDiagnostics VariationalStep::run() {
   std::vector<int> all(bodyCount);
   std::iota(all.begin(), all.end(), 0);
   flowBodies(
-      all, 1.0, [&](int body) -> const core::BodyState& { return m_bodies[body].state; },
+      all, 1.0, [&](int body) -> const core::BodyState& { return stateNow(body); },
       [&](int body, const core::BodyState& state) {
         m_trial[body] = state;
-        anchorAt(body, m_bodies[body].state, 0);
+        anchorAt(body, stateNow(body), 0);
       },
       [&](int g, const detail::JointImpulses& impulses) {
         m_jointsTrial[g] = impulses;
@@ -309,25 +309,27 @@ void VariationalStep::runIsland(Island& island, int id) {
 
 void VariationalStep::takeTrials(const std::vector<int>& bodies) {
   for (const int body : bodies) {
-    m_bodies[body].state = m_trial[body];
+    setStateNow(body, m_trial[body]);
     if (jointed(body)) m_jointsNow[m_joints.groupOf[body]] = m_jointsTrial[m_joints.groupOf[body]];
   }
 }
 
 void VariationalStep::advanceIsland(const Island& island, double alpha) {
   m_now += alpha;
-  std::vector<int> jointedBodies;  // flowed on with their groups; the others from their anchors
+  // A joint group's bodies are flowed on with their group; the others are flowed from their
+  // anchors when first read (stateNow): between two events a pile's event reads about half of its
+  // island's bodies.
+  std::vector<int> jointedBodies;
   for (const int body : island.bodies) {
     if (jointed(body)) {
       jointedBodies.push_back(body);
       continue;
     }
-    m_bodies[body].state = anchoredStateAt(body, m_now);
+    m_bodies[body].behind = true;
   }
   flowBodies(
-      jointedBodies, alpha,
-      [&](int body) -> const core::BodyState& { return m_bodies[body].state; },
-      [&](int body, const core::BodyState& state) { m_bodies[body].state = state; },
+      jointedBodies, alpha, [&](int body) -> const core::BodyState& { return stateNow(body); },
+      [&](int body, const core::BodyState& state) { setStateNow(body, state); },
       [&](int g, const detail::JointImpulses& impulses) {
         detail::addImpulses(impulses, m_jointsNow[g]);
       });
@@ -359,7 +361,7 @@ void VariationalStep::noteTurning(int p, double closing, double elapsed) {
     if (body == kFixed) return 0.0;
     const StepBody& b = m_bodies[body];
     if (b.rigidBody->getCollisionShape()->getShapeType() == SPHERE_SHAPE_PROXYTYPE) return 0.0;
-    return (b.mass.inverseInertia() * b.state.Pi).norm();
+    return (b.mass.inverseInertia() * stateNow(body).Pi).norm();
   };
   PairTrack& track = m_tracks[p];
   const CandidatePair& pair = m_pairs[p];
@@ -500,6 +502,12 @@ void VariationalStep::anchorAt(int index, const core::BodyState& state, double i
   if (!jointed(index)) flowBody(index, state, 1.0 - instant, 1, &body.anchorSubsteps);
 }
 
+void VariationalStep::catchUp(int index) const {
+  StepBody& body = m_bodies[index];
+  body.current = anchoredStateAt(index, m_now);
+  body.behind = false;
+}
+
 core::BodyState VariationalStep::anchoredStateAt(int index, double instant) const {
   const StepBody& body = m_bodies[index];
   return flowBody(index, body.anchor, instant - body.anchorTime, body.anchorSubsteps);
@@ -566,7 +574,7 @@ void VariationalStep::flowBodies(const std::vector<int>& bodies, double fraction
 }
 
 core::BodyState VariationalStep::probeBody(int index, double fraction) const {
-  const auto now = [&](int body) -> const core::BodyState& { return m_bodies[body].state; };
+  const auto now = [&](int body) -> const core::BodyState& { return stateNow(body); };
   if (!jointed(index)) return anchoredStateAt(index, m_now + fraction);
   const int g = m_joints.groupOf[index];
   const std::vector<int>& members = m_joints.groups[g].bodies;
@@ -603,8 +611,8 @@ VariationalStep::JointedMotion VariationalStep::jointedMotion(int index, double 
   for (const int body : group.bodies) {
     const StepBody& b = m_bodies[body];
     mass += b.mass.mass();
-    kinetic += core::energy(b.mass, b.state, b.load.gravity).kinetic();
-    momentum += b.state.gamma;
+    kinetic += core::energy(b.mass, stateNow(body), b.load.gravity).kinetic();
+    momentum += stateNow(body).gamma;
     load += b.mass.mass() * b.load.gravity + b.load.force;
   }
   JointedMotion motion;
@@ -636,7 +644,7 @@ std::vector<int> VariationalStep::refreshTrials(const Island& island, double rem
   }
   std::vector<int> refreshed;
   flowBodies(
-      stale, remaining, [&](int body) -> const core::BodyState& { return m_bodies[body].state; },
+      stale, remaining, [&](int body) -> const core::BodyState& { return stateNow(body); },
       [&](int body, const core::BodyState& state) {  // a stale body's joint group comes along
         const StepBody& moved = m_bodies[body];
         m_drift[body] += jointed(body) ? std::numeric_limits<double>::infinity()
@@ -644,7 +652,7 @@ std::vector<int> VariationalStep::refreshTrials(const Island& island, double rem
                                                    smallestPrincipalMoment(moved.mass),
                                                    (1 - moved.anchorTime) * m_timeStep);
         m_trial[body] = state;
-        anchorAt(body, m_bodies[body].state, m_now);
+        anchorAt(body, stateNow(body), m_now);
         m_stale[body] = false;
         for (const int p : m_pairsOf[body]) {
           rescan(p);
@@ -975,10 +983,11 @@ double VariationalStep::closingBound(int p, double fraction) const {
     }
     const StepBody& body = m_bodies[index];
     const double inverseMass = body.mass.inverseMass();
-    velocity += sign * inverseMass * body.state.gamma;
+    const core::BodyState& now = stateNow(index);
+    velocity += sign * inverseMass * now.gamma;
     acceleration += sign * body.loadAcceleration();
     if (body.rotationLocked) continue;
-    const double momentum = body.state.Pi.norm() + body.load.torque.norm() * tau;
+    const double momentum = now.Pi.norm() + body.load.torque.norm() * tau;
     turning += kRotationMargin * momentum / smallestPrincipalMoment(body.mass) * tau * body.reach;
   }
   return velocity.norm() * tau + 0.5 * acceleration.norm() * tau * tau + turning;

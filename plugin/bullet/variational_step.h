@@ -61,7 +61,10 @@ inline constexpr double kQuietDepth = 1e-4;
 struct StepBody {
   btRigidBody* rigidBody;
   core::MassProperties mass;
-  core::BodyState state;    // at the current instant of the step
+  // Its state at the current instant of the step (VariationalStep::m_now), read and written through
+  // VariationalStep::stateNow and setStateNow: an event's advance leaves a body no joint holds
+  // `behind`, flowed there from its anchor only when something reads it (issue 28's own clocks).
+  core::BodyState current;
   core::ExternalLoad load;  // gravity (per body) and the user's force and torque, held constant
   double reach;             // the farthest point of its shape, margin included, from its centre (m)
   bool rotationLocked;      // its angular factor is zero (motion_factors.h): no impulse turns it
@@ -80,6 +83,7 @@ struct StepBody {
   // The sub-steps the trial's flow from the anchor took (core::flowInSubsteps): the flows to
   // earlier instants take as many, or the path would jump where a shorter flow needs fewer.
   int anchorSubsteps = 1;
+  bool behind = false;  // `current` is of an earlier instant than the step's now
   // The acceleration its loads give its centre (m/s²): gravity and the user's force.
   core::Vec3 loadAcceleration() const { return load.gravity + mass.inverseMass() * load.force; }
 };
@@ -630,8 +634,25 @@ class VariationalStep {
     return m_pairs[p].slack > 0 || m_tracks[p].closing || m_tracks[p].swept;
   }
   const core::BodyState* currentOf(int index) const {
-    return index == kFixed ? nullptr : &m_bodies[index].state;
+    return index == kFixed ? nullptr : &stateNow(index);
   }
+  // Step body `index`'s state now (StepBody::current), flowed from its anchor first where an
+  // advance has left it behind; to be changed in place (an impulse, a correction); replaced.
+  const core::BodyState& stateNow(int index) const {
+    StepBody& body = m_bodies[index];
+    if (body.behind) catchUp(index);
+    return body.current;
+  }
+  core::BodyState& stateNowToChange(int index) {
+    stateNow(index);
+    return m_bodies[index].current;
+  }
+  void setStateNow(int index, const core::BodyState& state) {
+    m_bodies[index].current = state;
+    m_bodies[index].behind = false;
+  }
+  // Flows a body left behind to the current instant (stateNow).
+  void catchUp(int index) const;
   const core::BodyState* trialOf(int index) const {
     return index == kFixed ? nullptr : &m_trial[index];
   }

@@ -158,9 +158,10 @@ void VariationalStep::writeBodies() {
       bullet.setInterpolationAngularVelocity(bullet.getAngularVelocity());
       continue;
     }
-    body.rigidBody->setCenterOfMassTransform(btTransform(toBt(body.state.R), toBt(body.state.x)));
-    body.rigidBody->setLinearVelocity(toBt(core::linearVelocity(body.mass, body.state)));
-    body.rigidBody->setAngularVelocity(toBt(core::angularVelocityWorld(body.mass, body.state)));
+    const core::BodyState& state = stateNow(static_cast<int>(i));
+    body.rigidBody->setCenterOfMassTransform(btTransform(toBt(state.R), toBt(state.x)));
+    body.rigidBody->setLinearVelocity(toBt(core::linearVelocity(body.mass, state)));
+    body.rigidBody->setAngularVelocity(toBt(core::angularVelocityWorld(body.mass, state)));
   }
 }
 
@@ -178,24 +179,25 @@ core::impact::ContactBody VariationalStep::contactBodyOf(int index,
     return contact;
   }
   const StepBody& body = m_bodies[index];
+  const core::BodyState& state = stateNow(index);
   contact.inverseMass = body.mass.inverseMass();
   contact.inverseInertiaWorld =
-      body.rotationLocked
-          ? core::Mat3::Zero()
-          : core::Mat3(body.state.R * body.mass.inverseInertia() * body.state.R.transpose());
-  contact.centerOfMass = body.state.x;
-  contact.linearVelocity = core::linearVelocity(body.mass, body.state);
-  contact.angularVelocity = core::angularVelocityWorld(body.mass, body.state);
+      body.rotationLocked ? core::Mat3::Zero()
+                          : core::Mat3(state.R * body.mass.inverseInertia() * state.R.transpose());
+  contact.centerOfMass = state.x;
+  contact.linearVelocity = core::linearVelocity(body.mass, state);
+  contact.angularVelocity = core::angularVelocityWorld(body.mass, state);
   return contact;
 }
 
 // γ = m v, Π = J Rᵀ ω (Tran & Leok (4.11)).
 void VariationalStep::applyVelocities(int index, const core::Vec3& v, const core::Vec3& omega) {
   if (index == kFixed) return;
-  StepBody& body = m_bodies[index];
+  const StepBody& body = m_bodies[index];
   m_stale[index] = true;
-  body.state.gamma = body.mass.mass() * v;
-  body.state.Pi = body.mass.inertia() * (body.state.R.transpose() * omega);
+  core::BodyState& state = stateNowToChange(index);
+  state.gamma = body.mass.mass() * v;
+  state.Pi = body.mass.inertia() * (state.R.transpose() * omega);
 }
 
 }  // namespace carom

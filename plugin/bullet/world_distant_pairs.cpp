@@ -77,16 +77,17 @@ bool VariationalStep::mayMeet(int body, int partner, bool partnerInIsland, doubl
   // this body's free flight only: its deviation from its free flight widens the test, so that two
   // bodies both struck away from their free flights are not missed by both runs.
   const CentreMotion motionB =
-      partnerInIsland ? centreMotionOf(b, b.state) : freeFlightAt(partner, elapsed);
+      partnerInIsland ? centreMotionOf(b, stateNow(partner)) : freeFlightAt(partner, elapsed);
   const double deviation = partnerInIsland ? 0.0 : m_deviation[partner];
-  return leastCentreDistance(centreMotionOf(a, a.state), motionB, (1.0 - elapsed) * m_timeStep) <=
+  return leastCentreDistance(centreMotionOf(a, stateNow(body)), motionB,
+                             (1.0 - elapsed) * m_timeStep) <=
          a.reach + b.reach + kDistantMargin + deviation;
 }
 
 bool VariationalStep::mayReach(int body, const btCollisionObject& fixed, double elapsed) const {
   if (!fixed.isStaticObject()) return true;  // a kinematic object moves; a sleeping body may wake
   const StepBody& b = m_bodies[body];
-  return leastDistance(centreMotionOf(b, b.state), (1.0 - elapsed) * m_timeStep,
+  return leastDistance(centreMotionOf(b, stateNow(body)), (1.0 - elapsed) * m_timeStep,
                        *fixed.getCollisionShape(),
                        fixed.getWorldTransform()) <= b.reach + kDistantMargin;
 }
@@ -109,7 +110,7 @@ void VariationalStep::wakeDistantPairs(Island& island, int id, int body, double 
   // How far its new motion takes it from its free flight over the rest of the step, at most (the
   // loads move both alike): kept as the largest over its changes, it bounds its path's distance
   // from its free flight over the whole step.
-  const CentreMotion now = centreMotionOf(m_bodies[body], m_bodies[body].state);
+  const CentreMotion now = centreMotionOf(m_bodies[body], stateNow(body));
   const CentreMotion free = freeFlightAt(body, elapsed);
   m_deviation[body] =
       std::max(m_deviation[body],

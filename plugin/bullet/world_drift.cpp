@@ -60,7 +60,7 @@ void VariationalStep::correctIslandDrift(const Island& island) {
   std::vector<core::BodyState> before;
   double lifted = 0;  // the potential energy the push gives (J)
   for (const int index : island.bodies) {
-    core::BodyState& state = m_bodies[index].state;
+    core::BodyState& state = stateNowToChange(index);
     before.push_back(state);
     const core::contact::PseudoVelocity& v = push[m_slot[index]];
     state.x += m_timeStep * v.linear;
@@ -74,7 +74,7 @@ void VariationalStep::correctIslandDrift(const Island& island) {
     const double paid = kinetic / lifted;
     lifted = 0;
     for (std::size_t i = 0; i < island.bodies.size(); ++i) {
-      core::BodyState& state = m_bodies[island.bodies[i]].state;
+      core::BodyState& state = stateNowToChange(island.bodies[i]);
       const core::BodyState& from = before[i];
       state.x = from.x + paid * (state.x - from.x);
       state.R = core::expSO3(paid * core::logSO3(state.R * from.R.transpose())) * from.R;
@@ -82,7 +82,7 @@ void VariationalStep::correctIslandDrift(const Island& island) {
     }
     if (lifted > kinetic || !(paid > 0)) {
       for (std::size_t i = 0; i < island.bodies.size(); ++i)
-        m_bodies[island.bodies[i]].state = before[i];
+        setStateNow(island.bodies[i], before[i]);
       return;
     }
   }

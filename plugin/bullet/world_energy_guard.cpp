@@ -25,17 +25,18 @@ namespace carom {
 
 double VariationalStep::loadsEnergyChange(int index, const core::BodyState& from) const {
   const StepBody& body = m_bodies[index];
-  return core::energy(body.mass, body.state, body.load.gravity).potential -
+  const core::BodyState& state = stateNow(index);
+  return core::energy(body.mass, state, body.load.gravity).potential -
          core::energy(body.mass, from, body.load.gravity).potential -
-         body.load.force.dot(body.state.x - from.x) -
-         body.load.torque.dot(core::logSO3(body.state.R * from.R.transpose()));
+         body.load.force.dot(state.x - from.x) -
+         body.load.torque.dot(core::logSO3(state.R * from.R.transpose()));
 }
 
 double VariationalStep::kineticEnergyOf(const Island& island) const {
   double kinetic = 0;
   for (const int index : island.bodies) {
     const StepBody& body = m_bodies[index];
-    kinetic += core::energy(body.mass, body.state, body.load.gravity).kinetic();
+    kinetic += core::energy(body.mass, stateNow(index), body.load.gravity).kinetic();
   }
   return kinetic;
 }
@@ -43,8 +44,9 @@ double VariationalStep::kineticEnergyOf(const Island& island) const {
 void VariationalStep::takeKineticEnergy(const Island& island, double energy, double kinetic) {
   const double scale = kinetic > energy ? std::sqrt((kinetic - energy) / kinetic) : 0.0;
   for (const int index : island.bodies) {
-    m_bodies[index].state.gamma *= scale;
-    m_bodies[index].state.Pi *= scale;
+    core::BodyState& state = stateNowToChange(index);
+    state.gamma *= scale;
+    state.Pi *= scale;
   }
 }
 
@@ -99,7 +101,7 @@ void VariationalStep::guardIslandEnergy(const Island& island) {
   };
   const std::vector<double> endGaps = gapsNow();
   for (const int index : island.bodies) {
-    core::BodyState& state = m_bodies[index].state;
+    core::BodyState& state = stateNowToChange(index);
     const core::BodyState& start = m_start[index];
     state.x = start.x + s * (state.x - start.x);
     state.R = core::expSO3(s * core::logSO3(state.R * start.R.transpose())) * start.R;
@@ -113,8 +115,9 @@ void VariationalStep::guardIslandEnergy(const Island& island) {
   for (std::size_t k = 0; k < backGaps.size(); ++k) {
     if (backGaps[k] >= std::min(0.0, endGaps[k]) - kContactTolerance) continue;
     for (const int index : island.bodies) {
-      m_bodies[index].state.x = m_start[index].x;
-      m_bodies[index].state.R = m_start[index].R;
+      core::BodyState& state = stateNowToChange(index);
+      state.x = m_start[index].x;
+      state.R = m_start[index].R;
     }
     m_diagnostics.energyRemoved += kineticBefore;  // at rest where it started the step
     return;

@@ -184,7 +184,7 @@ int VariationalStep::addToProblem(JointedProblem& problem, int index,
     slots.push_back(static_cast<int>(problem.bodies.size()));
     involved.push_back(member);
     problem.bodies.push_back(contactBodyOf(member, m_bodies[member].rigidBody));
-    states.push_back(m_bodies[member].state);
+    states.push_back(stateNow(member));
   }
   const std::vector<core::contact::JointRow> rows = detail::jointRowsOf(group, states, slots);
   problem.groups.emplace_back(m_joints.groupOf[index], problem.rows.size());

@@ -55,7 +55,7 @@ Island VariationalStep::discardRun(std::vector<Island>& islands, int id) {
   dropIslandPins(islands[id]);  // the run is taken back with its pins
   for (const int body : islands[id].bodies) {
     // Its own bodies start the step again; a free flier it took in flies free again.
-    m_bodies[body].state = member[body] ? m_start[body] : m_startOfStep.trial[body];
+    setStateNow(body, member[body] ? m_start[body] : m_startOfStep.trial[body]);
     anchorAt(body, m_start[body], 0);  // what its trial, taken back, was flowed from
     m_trial[body] = m_startOfStep.trial[body];
     for (const int p : m_pairsOf[body]) {  // its trial poses moved back, and its path

@@ -10,10 +10,10 @@ void VariationalStep::kickMotors() {
   for (const detail::JointGroup& group : m_joints.groups) {
     std::vector<core::BodyState> states;
     for (const int body : group.bodies)
-      states.push_back(m_bodies[body].state);
+      states.push_back(stateNow(body));
     m_jointsKicked.push_back(detail::kickMotors(group.system, group.drives, states));
     for (std::size_t i = 0; i < states.size(); ++i)
-      m_bodies[group.bodies[i]].state = states[i];
+      setStateNow(group.bodies[i], states[i]);
   }
   m_jointsNow = m_jointsKicked;
   m_jointsTrial = m_jointsKicked;
@@ -40,7 +40,7 @@ void VariationalStep::writeJoints() {
     const detail::JointGroup& group = m_joints.groups[g];
     std::vector<core::BodyState> states;
     for (const int body : group.bodies)
-      states.push_back(m_bodies[body].state);
+      states.push_back(stateNow(body));
     detail::writeJointImpulses(group, states, m_jointsNow[g], m_timeStep);
   }
 }

@@ -58,7 +58,8 @@ void VariationalStep::findNewPartners(Island& island, int id, const std::vector<
     wakeDistantPairs(island, id, body, elapsed);
     btRigidBody* object = m_bodies[body].rigidBody;
     btVector3 min, max;
-    sweptAabb(*object, btTransform(toBt(m_bodies[body].state.R), toBt(m_bodies[body].state.x)),
+    const core::BodyState& now = stateNow(body);
+    sweptAabb(*object, btTransform(toBt(now.R), toBt(now.x)),
               btTransform(toBt(m_trial[body].R), toBt(m_trial[body].x)), min, max);
     auto& [searchedMin, searchedMax] = m_searched[body];
     if (aabbContains(searchedMin, searchedMax, min, max)) continue;
@@ -117,7 +118,7 @@ void VariationalStep::joinFreeFlier(Island& island, int id, int body, double ela
   // Free flight so far: at the island's instant now, and one of its bodies from here, with its
   // joint group (which no pair had put in an island either).
   const auto join = [&](int b, const core::BodyState& state) {
-    m_bodies[b].state = state;
+    setStateNow(b, state);
     m_islandOf[b] = id;
     m_slot[b] = static_cast<int>(island.bodies.size());
     island.bodies.push_back(b);

@@ -256,8 +256,9 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
       closesAtEnd.push_back(pairResting.closesAtEnd);
       const auto lever = [&](int index) {
         if (index == kFixed) return core::Vec3::Zero().eval();
-        const core::Vec3 world = contact.point - m_bodies[index].state.x;
-        return contact.feature >= 0 ? (m_bodies[index].state.R.transpose() * world).eval() : world;
+        const core::BodyState& now = stateNow(index);
+        const core::Vec3 world = contact.point - now.x;
+        return contact.feature >= 0 ? (now.R.transpose() * world).eval() : world;
       };
       held.push_back({persistent, lever(pair.bodyA), lever(pair.bodyB), pair, contact.feature, id,
                       remaining, pairResting.p});
@@ -375,7 +376,7 @@ std::vector<bool> VariationalStep::landingGroupOf(int id, const std::vector<int>
 
 core::Vec3 VariationalStep::worldLever(const HeldContact& held, int index,
                                        const core::Vec3& lever) const {
-  return held.feature >= 0 ? (m_bodies[index].state.R * lever).eval() : lever;
+  return held.feature >= 0 ? (stateNow(index).R * lever).eval() : lever;
 }
 
 // A hold of impulse P over a span of the step gives ½P at once and the rest at the end: spread
@@ -406,7 +407,7 @@ void VariationalStep::forEachJointGroup(const Island& island, const JointGroupVi
     std::vector<core::BodyState> states;
     for (const int member : group.bodies) {
       slots.push_back(m_slot[member]);
-      states.push_back(m_bodies[member].state);
+      states.push_back(stateNow(member));
     }
     visit(group, slots, states);
   }
@@ -458,7 +459,7 @@ void VariationalStep::applyHeldImpulse(const HeldContact& held, const core::Vec3
   if (jointed(held.pair.bodyA) || jointed(held.pair.bodyB)) {
     const int index = held.pair.bodyB != kFixed ? held.pair.bodyB : held.pair.bodyA;
     const core::Vec3 point =
-        m_bodies[index].state.x +
+        stateNow(index).x +
         worldLever(held, index, index == held.pair.bodyB ? held.leverB : held.leverA);
     JointedProblem problem =
         jointedProblemOf(held.pair, contactBodyOf(held.pair.bodyA, held.pair.a),
@@ -475,7 +476,7 @@ void VariationalStep::applyHeldImpulse(const HeldContact& held, const core::Vec3
   const auto kick = [&](int index, const core::Vec3& lever, double sign) {
     if (index == kFixed) return;
     m_stale[index] = true;
-    core::BodyState& state = m_bodies[index].state;
+    core::BodyState& state = stateNowToChange(index);
     state.gamma += sign * impulse;
     if (m_bodies[index].rotationLocked) return;
     state.Pi += sign * state.R.transpose() * worldLever(held, index, lever).cross(impulse);
@@ -541,7 +542,7 @@ void VariationalStep::stopHeldContacts(const Island& island, int id) {
     core::contact::PersistentContact contact = held.contact;
     const int index = held.pair.bodyB != kFixed ? held.pair.bodyB : held.pair.bodyA;
     const core::Vec3 lever = index == held.pair.bodyB ? held.leverB : held.leverA;
-    contact.point = m_bodies[index].state.x + worldLever(held, index, lever);
+    contact.point = stateNow(index).x + worldLever(held, index, lever);
     contact.impulse = 0.5 * held.contact.impulse;
     contact.approach = 0;  // the end of the step: what approaches now is stopped
     contact.bodyA = lcpIndexOf(held.pair.bodyA, held.pair.a, bodies);

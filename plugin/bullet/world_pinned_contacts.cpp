@@ -70,7 +70,7 @@ std::optional<VariationalStep::PinPoint> VariationalStep::pinPointOf(int p,
   const core::Vec3 centre = toEigen(geometry.frame[side].getOrigin());
   // The core's normal runs from A into B: away from the ground where the body is B.
   const core::Vec3 n = side == 1 ? contact.normal : (-contact.normal).eval();
-  const core::BodyState& state = m_bodies[body].state;
+  const core::BodyState& state = stateNow(body);
   const core::MassProperties& mass = m_bodies[body].mass;
   const core::Vec3 bottom = centre - radius * n;
   const core::Vec3 velocity = core::linearVelocity(mass, state) +
@@ -124,12 +124,12 @@ std::vector<bool> VariationalStep::pinStickingContacts(int g,
   std::vector<bool> pinned(pins.size(), true);
   std::vector<core::BodyState> states;  // the group's bodies now
   for (const int member : group.bodies)
-    states.push_back(m_bodies[member].state);
+    states.push_back(stateNow(member));
   using core::joints::JointFrame;
   const auto frameOn = [&](int body, const core::Vec3& point) {
     const int i = static_cast<int>(std::find(group.bodies.begin(), group.bodies.end(), body) -
                                    group.bodies.begin());
-    const core::BodyState& state = m_bodies[body].state;
+    const core::BodyState& state = stateNow(body);
     return JointFrame{i, state.R.transpose() * (point - state.x), core::Mat3::Identity()};
   };
   std::vector<core::Mat3> bases(pins.size());  // each pin's (t1, t2, n), t1 × t2 = n
@@ -194,8 +194,8 @@ std::vector<bool> VariationalStep::pinStickingContacts(int g,
     bool sticks = true;
     std::vector<bool> pulls(pins.size(), false);
     try {
-      const detail::GroupStep step = flowGroup(
-          g, remaining, [&](int b) -> const core::BodyState& { return m_bodies[b].state; });
+      const detail::GroupStep step =
+          flowGroup(g, remaining, [&](int b) -> const core::BodyState& { return stateNow(b); });
       for (std::size_t k = 0; k < pins.size(); ++k) {
         if (!pinned[k]) continue;
         core::Vec3 impulse = core::Vec3::Zero();

@@ -68,7 +68,7 @@ bool VariationalStep::isCreeping(const Island& island) const {
     const StepBody& now = m_bodies[body];
     const core::BodyState& end = m_trial[body];
     return !jointed(body) &&
-           travelBound(now.state.x, now.state.R, end.x, end.R, now.reach) <= kQuietDepth;
+           travelBound(stateNow(body).x, stateNow(body).R, end.x, end.R, now.reach) <= kQuietDepth;
   });
 }
 

@@ -90,8 +90,8 @@ std::optional<SphereRoot> VariationalStep::sphereRoot(const CandidatePair& pair,
   const bool sphereA = freeSphere(pair.bodyA, *pair.a);
   const bool sphereB = freeSphere(pair.bodyB, *pair.b);
   if (sphereA && sphereB) {
-    const CentreMotion a = centreMotionOf(m_bodies[pair.bodyA], m_bodies[pair.bodyA].state);
-    const CentreMotion b = centreMotionOf(m_bodies[pair.bodyB], m_bodies[pair.bodyB].state);
+    const CentreMotion a = centreMotionOf(m_bodies[pair.bodyA], stateNow(pair.bodyA));
+    const CentreMotion b = centreMotionOf(m_bodies[pair.bodyB], stateNow(pair.bodyB));
     if (a.a != b.a) return std::nullopt;  // the separation would be quadratic in t
     // |d + t w|² = ρ², ρ the radii less the slack (sphereSphereGap).
     const core::Vec3 d = b.x - a.x, w = b.v - a.v;
@@ -105,7 +105,7 @@ std::optional<SphereRoot> VariationalStep::sphereRoot(const CandidatePair& pair,
     const btCollisionObject& sphere = sphereA ? *pair.a : *pair.b;
     const btCollisionObject& other = sphereA ? *pair.b : *pair.a;
     if (!other.isStaticObject()) return std::nullopt;  // a kinematic one moves
-    const CentreMotion c = centreMotionOf(m_bodies[index], m_bodies[index].state);
+    const CentreMotion c = centreMotionOf(m_bodies[index], stateNow(index));
     const btCollisionShape& shape = *other.getCollisionShape();
     if (shape.getShapeType() == STATIC_PLANE_PROXYTYPE) {
       return SphereRoot{
