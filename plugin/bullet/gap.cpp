@@ -21,6 +21,7 @@
 #include "carom/error.h"
 #include "exact_core_gap.h"
 #include "mesh_triangles.h"
+#include "polytope_gap.h"
 #include "sphere_gap.h"
 
 namespace carom {
@@ -212,6 +213,9 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
   const auto& convexA = static_cast<const btConvexShape&>(a);
   if (planeB) return convexPlaneGap(convexA, ta, static_cast<const btStaticPlaneShape&>(b), tb);
   const auto& convexB = static_cast<const btConvexShape&>(b);
+  if (detail::hasPolytopeCore(a) && detail::hasPolytopeCore(b)) {
+    if (const std::optional<Gap> g = detail::polytopeGap(convexA, ta, convexB, tb)) return *g;
+  }
   const Gap g = convexConvexGap(convexA, ta, convexB, tb);
   return detail::hasExactCoreGap(a, b) ? detail::exactCoreGap(g, convexA, ta, convexB, tb) : g;
 }

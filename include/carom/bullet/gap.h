@@ -29,7 +29,10 @@ Gap reversed(const Gap& g);
 ///
 /// Convex pairs go through btGjkPairDetector with a btVoronoiSimplexSolver and a
 /// btGjkEpaPenetrationDepthSolver; collision margins count as part of the shape, as in Bullet's own
-/// narrowphase (a sphere is its radius; a box's margin rounds its edges there). A
+/// narrowphase (a sphere is its radius; a box's margin rounds its edges there). Two shapes whose
+/// cores are polytopes or points (Bullet's polyhedral shapes but a mesh's triangle, and spheres)
+/// and are apart go through a GJK of carom's own over the same support points, with
+/// btGjkPairDetector's stopping rule, and only where their cores overlap through Bullet's. A
 /// btStaticPlaneShape against a convex shape is exact: the support point of the convex shape along
 /// the plane's inward normal (margin included, as in btConvexPlaneCollisionAlgorithm). A
 /// btSphereShape against a btSphereShape, a btBoxShape or a carom::EllipsoidShape is exact too, in
