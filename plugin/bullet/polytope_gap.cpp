@@ -12,18 +12,12 @@ struct Vertex {
   btVector3 w, a, b;
 };
 
-// The simplex and its closest point to the origin as weights of its vertices.
-struct Simplex {
-  Vertex vertex[4];
-  double weight[4] = {1, 0, 0, 0};
-  int size = 0;
-
-  btVector3 closest() const {
-    btVector3 v(0, 0, 0);
-    for (int i = 0; i < size; ++i)
-      v += weight[i] * vertex[i].w;
-    return v;
-  }
+// The smallest face of a simplex that holds its closest point to the origin: its vertices (places
+// in the simplex) and their weights.
+struct Face {
+  int size = 1;
+  int index[3] = {0, 0, 0};
+  double weight[3] = {1, 0, 0};
 };
 
 // The iterations' bound: a polytope pair converges in a handful (the pairs of 12-point hulls in
@@ -32,98 +26,102 @@ constexpr int kMaxIterations = 64;
 // btGjkPairDetector's stopping rule in double precision (REL_ERROR2): |v|² − v·w ≤ 1e-12 |v|².
 constexpr double kRelativeError = 1e-12;
 
-Simplex pointOf(const Vertex& p) {
-  Simplex s;
-  s.vertex[0] = p;
-  s.size = 1;
-  return s;
+Face pointOf(int i) {
+  Face f;
+  f.index[0] = i;
+  return f;
 }
 
-// The closest point of segment pq to the origin, as the smallest simplex holding it.
-Simplex closestOnSegment(const Vertex& p, const Vertex& q) {
-  const btVector3 pq = q.w - p.w;
+btVector3 closestOf(const Face& f, const Vertex* v) {
+  btVector3 closest(0, 0, 0);
+  for (int k = 0; k < f.size; ++k)
+    closest += f.weight[k] * v[f.index[k]].w;
+  return closest;
+}
+
+// The closest point of segment pq to the origin.
+Face closestOnSegment(const Vertex* v, int p, int q) {
+  const btVector3 pq = v[q].w - v[p].w;
   const double length2 = pq.length2();
-  const double t = length2 > 0 ? -p.w.dot(pq) / length2 : 0.0;
+  const double t = length2 > 0 ? -v[p].w.dot(pq) / length2 : 0.0;
   if (!(t > 0)) return pointOf(p);
   if (t >= 1) return pointOf(q);
-  Simplex s;
-  s.vertex[0] = p;
-  s.vertex[1] = q;
-  s.weight[0] = 1 - t;
-  s.weight[1] = t;
-  s.size = 2;
-  return s;
+  Face f;
+  f.size = 2;
+  f.index[0] = p;
+  f.index[1] = q;
+  f.weight[0] = 1 - t;
+  f.weight[1] = t;
+  return f;
 }
 
 // The closest point of triangle abc to the origin by its Voronoi regions (Ericson, "Real-Time
-// Collision Detection", 5.1.5), as the smallest simplex holding it.
-Simplex closestOnTriangle(const Vertex& a, const Vertex& b, const Vertex& c) {
-  const btVector3 ab = b.w - a.w, ac = c.w - a.w;
-  const double d1 = -ab.dot(a.w), d2 = -ac.dot(a.w);
+// Collision Detection", 5.1.5).
+Face closestOnTriangle(const Vertex* v, int a, int b, int c) {
+  const btVector3 ab = v[b].w - v[a].w, ac = v[c].w - v[a].w;
+  const double d1 = -ab.dot(v[a].w), d2 = -ac.dot(v[a].w);
   if (d1 <= 0 && d2 <= 0) return pointOf(a);
-  const double d3 = -ab.dot(b.w), d4 = -ac.dot(b.w);
+  const double d3 = -ab.dot(v[b].w), d4 = -ac.dot(v[b].w);
   if (d3 >= 0 && d4 <= d3) return pointOf(b);
   const double vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) return closestOnSegment(a, b);
-  const double d5 = -ab.dot(c.w), d6 = -ac.dot(c.w);
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return closestOnSegment(v, a, b);
+  const double d5 = -ab.dot(v[c].w), d6 = -ac.dot(v[c].w);
   if (d6 >= 0 && d5 <= d6) return pointOf(c);
   const double vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) return closestOnSegment(a, c);
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return closestOnSegment(v, a, c);
   const double va = d3 * d6 - d5 * d4;
-  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) return closestOnSegment(b, c);
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) return closestOnSegment(v, b, c);
   const double sum = va + vb + vc;
   if (!(sum > 0)) {  // degenerate (collinear): the nearest of its edges
-    Simplex best = closestOnSegment(a, b);
-    for (const Simplex& edge : {closestOnSegment(a, c), closestOnSegment(b, c)}) {
-      if (edge.closest().length2() < best.closest().length2()) best = edge;
+    Face best = closestOnSegment(v, a, b);
+    for (const Face& edge : {closestOnSegment(v, a, c), closestOnSegment(v, b, c)}) {
+      if (closestOf(edge, v).length2() < closestOf(best, v).length2()) best = edge;
     }
     return best;
   }
-  Simplex s;
-  s.vertex[0] = a;
-  s.vertex[1] = b;
-  s.vertex[2] = c;
-  s.weight[1] = vb / sum;
-  s.weight[2] = vc / sum;
-  s.weight[0] = 1 - s.weight[1] - s.weight[2];
-  s.size = 3;
-  return s;
+  Face f;
+  f.size = 3;
+  f.index[0] = a;
+  f.index[1] = b;
+  f.index[2] = c;
+  f.weight[1] = vb / sum;
+  f.weight[2] = vc / sum;
+  f.weight[0] = 1 - f.weight[1] - f.weight[2];
+  return f;
 }
 
-// The closest point of tetrahedron abcd to the origin: on the nearest face whose plane separates
-// the origin from the opposite vertex (all faces where the tetrahedron is flat). None where the
-// origin lies inside: the cores overlap.
-std::optional<Simplex> closestOnTetrahedron(const Vertex (&v)[4]) {
+// The closest point of tetrahedron v[0..3] to the origin: on the nearest face whose plane
+// separates the origin from the opposite vertex (all faces where the tetrahedron is flat). None
+// where the origin lies inside: the cores overlap.
+std::optional<Face> closestOnTetrahedron(const Vertex* v) {
   constexpr int kFaces[4][4] = {{0, 1, 2, 3}, {0, 2, 3, 1}, {0, 3, 1, 2}, {1, 3, 2, 0}};
-  std::optional<Simplex> best;
+  std::optional<Face> best;
   double bestLength2 = 0;
   for (const auto& face : kFaces) {
-    const Vertex &a = v[face[0]], &b = v[face[1]], &c = v[face[2]], &d = v[face[3]];
-    const btVector3 normal = (b.w - a.w).cross(c.w - a.w);
-    const double origin = -a.w.dot(normal), opposite = (d.w - a.w).dot(normal);
-    const bool flat = opposite * opposite <= 1e-24 * normal.length2() * (d.w - a.w).length2();
+    const btVector3 &a = v[face[0]].w, &b = v[face[1]].w, &c = v[face[2]].w, &d = v[face[3]].w;
+    const btVector3 normal = (b - a).cross(c - a);
+    const double origin = -a.dot(normal), opposite = (d - a).dot(normal);
+    const bool flat = opposite * opposite <= 1e-24 * normal.length2() * (d - a).length2();
     if (!flat && origin * opposite >= 0) continue;  // the origin is on d's side of this face
-    const Simplex s = closestOnTriangle(a, b, c);
-    const double length2 = s.closest().length2();
+    const Face f = closestOnTriangle(v, face[0], face[1], face[2]);
+    const double length2 = closestOf(f, v).length2();
     if (!best || length2 < bestLength2) {
-      best = s;
+      best = f;
       bestLength2 = length2;
     }
   }
   return best;
 }
 
-// The simplex with `w` added, reduced to the smallest face holding its closest point.
-std::optional<Simplex> withVertex(const Simplex& s, const Vertex& w) {
-  switch (s.size) {
-    case 1:
-      return closestOnSegment(s.vertex[0], w);
+// The closest face of the simplex v[0..size) to the origin, v[size − 1] the newest.
+std::optional<Face> closestFace(const Vertex* v, int size) {
+  switch (size) {
     case 2:
-      return closestOnTriangle(s.vertex[0], s.vertex[1], w);
-    default: {
-      const Vertex v[4] = {s.vertex[0], s.vertex[1], s.vertex[2], w};
+      return closestOnSegment(v, 0, 1);
+    case 3:
+      return closestOnTriangle(v, 0, 1, 2);
+    default:
       return closestOnTetrahedron(v);
-    }
   }
 }
 
@@ -147,8 +145,9 @@ std::optional<Gap> polytopeGap(const btConvexShape& a, const btTransform& ta,
   };
   // From the difference's support towards B's centre from A's: near the closest point where the
   // shapes are apart along the line of their centres.
-  Simplex s = pointOf(support(tb.getOrigin() - ta.getOrigin()));
-  btVector3 v = s.vertex[0].w;
+  Vertex simplex[4] = {support(tb.getOrigin() - ta.getOrigin())};
+  Face face;
+  btVector3 v = simplex[0].w;
   bool converged = false;
   for (int iteration = 0; iteration < kMaxIterations && !converged; ++iteration) {
     const double length2 = v.length2();
@@ -161,27 +160,36 @@ std::optional<Gap> polytopeGap(const btConvexShape& a, const btTransform& ta,
     // A support point already in the simplex, or a closest point no closer, is round-off's end of
     // the descent: v is the closest point to within it, as btGjkPairDetector takes it.
     bool known = false;
-    for (int i = 0; i < s.size; ++i)
-      known = known || s.vertex[i].w == w.w;
+    for (int k = 0; k < face.size; ++k)
+      known = known || simplex[k].w == w.w;
     if (known) {
       converged = true;
       break;
     }
-    const std::optional<Simplex> next = withVertex(s, w);
+    simplex[face.size] = w;
+    const std::optional<Face> next = closestFace(simplex, face.size + 1);
     if (!next) return std::nullopt;  // the origin inside: the cores overlap
-    const btVector3 closer = next->closest();
+    const btVector3 closer = closestOf(*next, simplex);
     if (!(closer.length2() < length2)) {
       converged = true;
       break;
     }
-    s = *next;
+    // The simplex reduced to the face, in the face's order.
+    Vertex kept[3];
+    for (int k = 0; k < next->size; ++k)
+      kept[k] = simplex[next->index[k]];
+    face = *next;
+    for (int k = 0; k < face.size; ++k) {
+      simplex[k] = kept[k];
+      face.index[k] = k;
+    }
     v = closer;
   }
   if (!converged) return std::nullopt;
   btVector3 onA(0, 0, 0), onB(0, 0, 0);
-  for (int i = 0; i < s.size; ++i) {
-    onA += s.weight[i] * s.vertex[i].a;
-    onB += s.weight[i] * s.vertex[i].b;
+  for (int k = 0; k < face.size; ++k) {
+    onA += face.weight[k] * simplex[k].a;
+    onB += face.weight[k] * simplex[k].b;
   }
   const double core = v.length();
   Gap g;
