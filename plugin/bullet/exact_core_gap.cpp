@@ -3,6 +3,7 @@
 #include <BulletCollision/CollisionShapes/btBoxShape.h>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
 #include <typeinfo>
@@ -156,10 +157,75 @@ std::optional<Gap> projectedGap(const btVector3& onCoreB, const btConvexShape& a
   return std::nullopt;
 }
 
+// An ellipsoid's gap to a box where a face of the box's core is the core's closest feature, in
+// closed form: the ellipsoid core's lowest point along the face's outward normal n (the
+// ellipsoid's support point along −n, A²u/|Au| in its frame with u = −n, less its margin along
+// −n: the core is the ellipsoid shrunk along its normals) lies over the face, and the face's
+// plane is then the nearest the box's core comes. The box's three faces towards the ellipsoid's
+// centre are tried, the one its core stands farthest beyond first. None where that point is not
+// over its face (an edge or a corner is nearest) or the cores are not apart: the projections
+// answer. The same closest pair as theirs, with no iteration: most of a pouring bin's exact gaps
+// are an ellipsoid over a box's face (docs/measurements.md).
+std::optional<Gap> faceGap(const EllipsoidShape& ellipsoid, const btTransform& te,
+                           const btBoxShape& box, const btTransform& tb) {
+  const btVector3 half = box.getHalfExtentsWithoutMargin();
+  const btVector3 axes = ellipsoid.getSemiAxes();
+  const btMatrix3x3 turn = tb.getBasis().transpose() * te.getBasis();  // ellipsoid to box frame
+  const btVector3 centre = tb.invXform(te.getOrigin());                // in the box's frame
+  const double margin = ellipsoid.getMargin();
+  int face = -1;
+  double farthest = 0;
+  btVector3 lowest;
+  for (int i = 0; i < 3; ++i) {
+    btVector3 normal(0, 0, 0);
+    normal[i] = centre[i] < 0 ? -1 : 1;
+    const btVector3 u = -normal * turn;  // −n in the ellipsoid's frame
+    const btVector3 scaled = axes * u;
+    const btVector3 support = turn * (axes * scaled / scaled.length()) - margin * -normal;
+    const btVector3 point = centre + support;
+    const double beyond = normal.dot(point) - half[i];
+    if (beyond > farthest) {
+      farthest = beyond;
+      face = i;
+      lowest = point;
+    }
+  }
+  if (face < 0) return std::nullopt;
+  for (int j = 0; j < 3; ++j) {
+    if (j != face && std::abs(lowest[j]) > half[j]) return std::nullopt;
+  }
+  btVector3 normal(0, 0, 0);
+  normal[face] = lowest[face] < 0 ? -1 : 1;
+  btVector3 onBox = lowest;
+  onBox[face] = normal[face] * half[face];
+  Gap g;  // A the ellipsoid, B the box; the normal from B towards A
+  g.normal = tb.getBasis() * normal;
+  g.distance = farthest - margin - box.getMargin();
+  g.pointOnB = tb * onBox + g.normal * box.getMargin();
+  g.pointOnA = g.pointOnB + g.normal * g.distance;
+  return g;
+}
+
+// faceGap for either order of the pair, where one is an ellipsoid and the other a box.
+std::optional<Gap> faceGapOf(const btConvexShape& a, const btTransform& ta, const btConvexShape& b,
+                             const btTransform& tb) {
+  const bool boxA = a.getShapeType() == BOX_SHAPE_PROXYTYPE;
+  const bool boxB = b.getShapeType() == BOX_SHAPE_PROXYTYPE;
+  if (boxB && ellipsoidOf(a) != nullptr)
+    return faceGap(*ellipsoidOf(a), ta, static_cast<const btBoxShape&>(b), tb);
+  if (boxA && ellipsoidOf(b) != nullptr) {
+    const std::optional<Gap> g =
+        faceGap(*ellipsoidOf(b), tb, static_cast<const btBoxShape&>(a), ta);
+    if (g) return reversed(*g);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Gap exactCoreGap(const Gap& start, const btConvexShape& a, const btTransform& ta,
                  const btConvexShape& b, const btTransform& tb) {
+  if (const std::optional<Gap> g = faceGapOf(a, ta, b, tb)) return *g;
   // From GJK's witness on B's core, outside A's where the cores are apart (B's surface point may
   // lie inside A's core, the shapes overlapping by more than A's margin).
   double roots[2] = {std::numeric_limits<double>::quiet_NaN(),
@@ -170,8 +236,8 @@ Gap exactCoreGap(const Gap& start, const btConvexShape& a, const btTransform& ta
 
 Gap exactCoreGap(CoreWitness& witness, const btConvexShape& a, const btTransform& ta,
                  const btConvexShape& b, const btTransform& tb) {
-  std::optional<Gap> g;
-  if (witness.onCoreB) g = projectedGap(tb * *witness.onCoreB, a, ta, b, tb, witness.roots);
+  std::optional<Gap> g = faceGapOf(a, ta, b, tb);
+  if (!g && witness.onCoreB) g = projectedGap(tb * *witness.onCoreB, a, ta, b, tb, witness.roots);
   if (!g) g = gap(a, ta, b, tb);  // GJK's start
   // Where the cores overlap the projections cannot start: GJK's answer is asked at once next time.
   const bool apart = g->distance + a.getMargin() + b.getMargin() > 0;

@@ -187,6 +187,36 @@ TEST(Gap, EllipsoidOnABoxFaceMatchesTheAnalyticGap) {
   }
 }
 
+// An ellipsoid over a box's face with their cores apart (the box's margin rounds its edges, 4 cm):
+// the face's plane and the ellipsoid's lowest point, in closed form, in either order of the pair.
+// The witness point is the analytic contact to round-off, where the projections stopped within
+// 3e-5 m of it (above).
+TEST(Gap, EllipsoidOverABoxFaceHasTheExactWitness) {
+  const Vec3 semiAxes(0.3, 0.5, 0.8);
+  const EllipsoidShape ellipsoid(toBt(semiAxes));
+  const core::Ellipsoid analytic(semiAxes);
+  const btBoxShape slab(btVector3(5.0, 5.0, 0.5));
+  const btTransform slabPose(btMatrix3x3::getIdentity(), btVector3(0, 0, -0.5));
+  const core::Plane top(Vec3::UnitZ(), 0.0);
+  test::Random random(30);
+  for (const double expected : {0.3, 1e-6, 0.0, -0.01}) {
+    for (int i = 0; i < 20; ++i) {
+      const Mat3 R = random.rotation();
+      Vec3 x(random.uniform(-0.5, 0.5), random.uniform(-0.5, 0.5), 0.0);
+      x.z() = expected - analytic.gap(top, x, R).phi;
+      const Vec3 contact = x + R * analytic.gap(top, x, R).contactPoint;
+      const Gap g = gap(ellipsoid, toBt(R, x), slab, slabPose);
+      EXPECT_NEAR(g.distance, expected, 1e-12) << "gap " << expected;
+      EXPECT_LE((toEigen(g.pointOnA) - contact).norm(), 1e-12) << "gap " << expected;
+      const Gap swapped = gap(slab, slabPose, ellipsoid, toBt(R, x));
+      expectConsistent(swapped);
+      EXPECT_NEAR(swapped.distance, expected, 1e-12) << "gap " << expected;
+      EXPECT_LE((toEigen(swapped.pointOnB) - contact).norm(), 1e-12) << "gap " << expected;
+      EXPECT_LE((toEigen(swapped.normal) + Vec3::UnitZ()).norm(), 1e-12) << "gap " << expected;
+    }
+  }
+}
+
 // A class derived from EllipsoidShape that gives another support (here a ball of radius 0.2 inside
 // the ellipsoid) is that support's shape: its gap is GJK's, not the exact ellipsoid's.
 TEST(Gap, AShapeDerivedFromTheEllipsoidIsItsOwnSupport) {
