@@ -5,10 +5,6 @@
 #include <BulletCollision/CollisionShapes/btConvexShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletCollision/CollisionShapes/btStaticPlaneShape.h>
-#include <BulletCollision/NarrowPhaseCollision/btGjkEpaPenetrationDepthSolver.h>
-#include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>
-#include <BulletCollision/NarrowPhaseCollision/btPointCollector.h>
-#include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
 
 #include <optional>
 #include <string>
@@ -29,27 +25,6 @@ namespace {
 
 std::string pairName(const btCollisionShape& a, const btCollisionShape& b) {
   return std::string(a.getName()) + "–" + b.getName();
-}
-
-Gap convexConvexGap(const btConvexShape& a, const btTransform& ta, const btConvexShape& b,
-                    const btTransform& tb) {
-  btVoronoiSimplexSolver simplex;
-  btGjkEpaPenetrationDepthSolver epa;
-  btGjkPairDetector detector(&a, &b, &simplex, &epa);
-  btGjkPairDetector::ClosestPointInput input;
-  input.m_transformA = ta;
-  input.m_transformB = tb;
-  btPointCollector result;
-  detector.getClosestPoints(input, result, nullptr);
-  if (!result.m_hasResult) {
-    throw Error("gap: GJK/EPA found no closest points for the pair " + pairName(a, b));
-  }
-  Gap g;
-  g.distance = result.m_distance;
-  g.normal = result.m_normalOnBInWorld;
-  g.pointOnB = result.m_pointInWorld;
-  g.pointOnA = g.pointOnB + g.normal * g.distance;
-  return g;
 }
 
 // Plane {n·x = c} in its local frame; the convex shape's deepest point along −n decides the gap.
@@ -207,8 +182,8 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
   if (typeA == TRIANGLE_SHAPE_PROXYTYPE && typeB == BOX_SHAPE_PROXYTYPE)
     return reversed(gap(b, tb, a, ta));
   if (typeA == BOX_SHAPE_PROXYTYPE && typeB == TRIANGLE_SHAPE_PROXYTYPE) {
-    return convexConvexGap(sharpBox(static_cast<const btBoxShape&>(a)), ta,
-                           static_cast<const btConvexShape&>(b), tb);
+    return detail::bulletGjkGap(sharpBox(static_cast<const btBoxShape&>(a)), ta,
+                                static_cast<const btConvexShape&>(b), tb);
   }
   const auto& convexA = static_cast<const btConvexShape&>(a);
   if (planeB) return convexPlaneGap(convexA, ta, static_cast<const btStaticPlaneShape&>(b), tb);
@@ -216,7 +191,7 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
   if (detail::hasPolytopeCore(a) && detail::hasPolytopeCore(b)) {
     if (const std::optional<Gap> g = detail::polytopeGap(convexA, ta, convexB, tb)) return *g;
   }
-  const Gap g = convexConvexGap(convexA, ta, convexB, tb);
+  const Gap g = detail::bulletGjkGap(convexA, ta, convexB, tb);
   return detail::hasExactCoreGap(a, b) ? detail::exactCoreGap(g, convexA, ta, convexB, tb) : g;
 }
 

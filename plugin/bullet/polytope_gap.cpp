@@ -1,6 +1,14 @@
 #include "polytope_gap.h"
 
 #include <BulletCollision/BroadphaseCollision/btBroadphaseProxy.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkEpaPenetrationDepthSolver.h>
+#include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>
+#include <BulletCollision/NarrowPhaseCollision/btPointCollector.h>
+#include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
+
+#include <string>
+
+#include "carom/error.h"
 
 #include "vertex_contacts.h"  // polyhedronOf
 
@@ -126,6 +134,28 @@ std::optional<Face> closestFace(const Vertex* v, int size) {
 }
 
 }  // namespace
+
+Gap bulletGjkGap(const btConvexShape& a, const btTransform& ta, const btConvexShape& b,
+                 const btTransform& tb) {
+  btVoronoiSimplexSolver simplex;
+  btGjkEpaPenetrationDepthSolver epa;
+  btGjkPairDetector detector(&a, &b, &simplex, &epa);
+  btGjkPairDetector::ClosestPointInput input;
+  input.m_transformA = ta;
+  input.m_transformB = tb;
+  btPointCollector result;
+  detector.getClosestPoints(input, result, nullptr);
+  if (!result.m_hasResult) {
+    throw Error(std::string("gap: GJK/EPA found no closest points for the pair ") + a.getName() +
+                "–" + b.getName());
+  }
+  Gap g;
+  g.distance = result.m_distance;
+  g.normal = result.m_normalOnBInWorld;
+  g.pointOnB = result.m_pointInWorld;
+  g.pointOnA = g.pointOnB + g.normal * g.distance;
+  return g;
+}
 
 bool hasPolytopeCore(const btCollisionShape& shape) {
   // A mesh's triangle stays with Bullet's GJK: its gaps at the triangles' shared edges and corners

@@ -14,6 +14,12 @@
 
 namespace carom::detail {
 
+// Bullet's gap of two convex shapes: btGjkPairDetector with a btVoronoiSimplexSolver and, where the
+// cores overlap, a btGjkEpaPenetrationDepthSolver (carom::gap's answer for convex pairs with no
+// other). Throws carom::Error where it finds no closest points.
+Gap bulletGjkGap(const btConvexShape& a, const btTransform& ta, const btConvexShape& b,
+                 const btTransform& tb);
+
 // Whether the shape's core (the shape less its margin, what GJK runs on) is a polytope or a point
 // that this GJK takes: Bullet's polyhedral shapes but a mesh's triangle (a box, a convex hull, ...)
 // and a sphere (its centre, rounded by its radius).

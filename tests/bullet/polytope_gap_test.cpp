@@ -6,10 +6,6 @@
 #include <BulletCollision/CollisionShapes/btConvexHullShape.h>
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletCollision/CollisionShapes/btTriangleShape.h>
-#include <BulletCollision/NarrowPhaseCollision/btGjkEpaPenetrationDepthSolver.h>
-#include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>
-#include <BulletCollision/NarrowPhaseCollision/btPointCollector.h>
-#include <BulletCollision/NarrowPhaseCollision/btVoronoiSimplexSolver.h>
 
 #include <cmath>
 #include <memory>
@@ -22,20 +18,6 @@ namespace carom::detail {
 namespace {
 
 using test::toBt;
-
-// Bullet's own GJK (and EPA) distance: what carom::gap answered for these pairs before.
-double bulletDistance(const btConvexShape& a, const btTransform& ta, const btConvexShape& b,
-                      const btTransform& tb) {
-  btVoronoiSimplexSolver simplex;
-  btGjkEpaPenetrationDepthSolver epa;
-  btGjkPairDetector detector(&a, &b, &simplex, &epa);
-  btGjkPairDetector::ClosestPointInput input;
-  input.m_transformA = ta;
-  input.m_transformB = tb;
-  btPointCollector result;
-  detector.getClosestPoints(input, result, nullptr);
-  return result.m_distance;
-}
 
 // A shape's farthest extent along `direction` (world, unit) as GJK sees it: its core's, plus its
 // margin (a box's corners rounded by it).
@@ -83,13 +65,13 @@ TEST(PolytopeGap, MatchesBulletsGjkOnHullsBoxesAndPointsApart) {
     const double wanted = std::pow(10.0, random.uniform(-6, std::log10(0.2)));
     btTransform tb = toBt(random.rotation(), test::toEigen(ta.getOrigin()));
     for (int move = 0; move < 60; ++move) {
-      const double now = bulletDistance(*hull, ta, b, tb);
+      const double now = bulletGjkGap(*hull, ta, b, tb).distance;
       if (std::abs(now - wanted) < 1e-3 * wanted) break;
       tb.setOrigin(tb.getOrigin() + direction * (wanted - now + (now < 0 ? 0.05 : 0.0)));
     }
     const std::optional<Gap> g = polytopeGap(*hull, ta, b, tb);
     ASSERT_TRUE(g.has_value()) << "case " << i;
-    EXPECT_NEAR(g->distance, bulletDistance(*hull, ta, b, tb), 1e-9) << "case " << i;
+    EXPECT_NEAR(g->distance, bulletGjkGap(*hull, ta, b, tb).distance, 1e-9) << "case " << i;
     expectClosestPair(*g, *hull, ta, b, tb);
   }
 }
