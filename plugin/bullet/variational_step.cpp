@@ -55,6 +55,10 @@ using detail::toEigen;
 
 namespace {
 
+// The LGVI's rotation over a sub-step turns by about |ω| τ, not exactly: a quarter more is far
+// above the difference at the angles a flow takes (under a quarter turn per sub-step).
+constexpr double kRotationMargin = 1.25;
+
 // Whether `contacts` already has a point at `point` (within kSamePoint).
 bool listedAt(const std::vector<PairContact>& contacts, const core::Vec3& point) {
   return std::any_of(contacts.begin(), contacts.end(), [&](const PairContact& contact) {
@@ -498,6 +502,7 @@ void VariationalStep::anchorAt(int index, const core::BodyState& state, double i
   body.anchor = state;
   body.anchorTime = instant;
   body.anchorSubsteps = 1;
+  body.anchoring = ++m_anchorings;
   // The trial's sub-steps: a memo hit where the trial was just flowed from this state.
   if (!jointed(index)) flowBody(index, state, 1.0 - instant, 1, &body.anchorSubsteps);
 }
@@ -927,6 +932,8 @@ const Gap& VariationalStep::gapNow(int p) {
     track.gapNowInstant = m_instant;
     track.lastGap = track.gapNow->distance;
     posesOf(pair, &VariationalStep::currentOf, track.lastGapPoses);
+    track.lastGapAt = m_now;
+    track.lastGapAnchorings = m_anchorings;
   }
   return *track.gapNow;
 }
@@ -954,15 +961,60 @@ double VariationalStep::gapNowAtLeast(int p) const {
   const PairTrack& track = m_tracks[p];
   if (knowsGapNow(track)) return track.gapNow->distance;
   if (!track.lastGap) return -std::numeric_limits<double>::infinity();
-  return gapLessMotion(*track.lastGap, m_pairs[p], track.lastGapPoses, &VariationalStep::currentOf);
+  const CandidatePair& pair = m_pairs[p];
+  double gap = *track.lastGap;
+  const int bodies[2] = {pair.bodyA, pair.bodyB};
+  for (int side = 0; side < 2; ++side) {
+    const int index = bodies[side];
+    if (index == kFixed) continue;
+    const StepBody& body = m_bodies[index];
+    const double travel = body.behind && body.anchoring <= track.lastGapAnchorings
+                              ? flowTravelBound(index, track.lastGapAt, m_now)
+                              : std::numeric_limits<double>::infinity();
+    if (std::isfinite(travel)) {
+      gap -= travel;
+    } else {
+      const Pose& then = track.lastGapPoses[side];
+      const core::BodyState& now = stateNow(index);
+      gap -= travelBound(then.x, then.R, now.x, now.R, body.reach);
+    }
+  }
+  return gap;
+}
+
+double anchoredTravelBound(const StepBody& body, double tau0, double tau1) {
+  // The centres' difference of two flows is computed by neither: kRound covers their round-off.
+  constexpr double kRound = 1e-12;
+  const core::Vec3 centre = (tau1 - tau0) * body.mass.inverseMass() * body.anchor.gamma +
+                            (0.5 * (tau1 * tau1 - tau0 * tau0)) * body.loadAcceleration();
+  const double move = (1 + kRound) * centre.norm() + kRound * (body.anchor.x.norm() + 1);
+  if (body.rotationLocked) return move;
+  const double rate =  // rad/s, at most
+      (body.anchor.Pi.norm() + body.load.torque.norm() * tau1) / smallestPrincipalMoment(body.mass);
+  if (rate * tau1 > kMostFlowTurn) return std::numeric_limits<double>::infinity();
+  return move + kRotationMargin * rate * (tau1 - tau0) * body.reach;
+}
+
+double VariationalStep::flowTravelBound(int index, double from, double to) const {
+  const StepBody& body = m_bodies[index];
+  return anchoredTravelBound(body, (from - body.anchorTime) * m_timeStep,
+                             (to - body.anchorTime) * m_timeStep);
+}
+
+VariationalStep::Momentum VariationalStep::momentumNow(int index) const {
+  const StepBody& body = m_bodies[index];
+  if (!body.behind) {
+    const core::BodyState& now = stateNow(index);
+    return {now.gamma, now.Pi.norm()};
+  }
+  const double since = (m_now - body.anchorTime) * m_timeStep;  // s
+  return {body.anchor.gamma + since * body.mass.mass() * body.loadAcceleration(),
+          body.anchor.Pi.norm() + body.load.torque.norm() * since};
 }
 
 double VariationalStep::closingBound(int p, double fraction) const {
   const CandidatePair& pair = m_pairs[p];
   const double tau = fraction * m_timeStep;
-  // The LGVI's rotation over a sub-step turns by about |ω| τ, not exactly: a quarter more is far
-  // above the difference at the angles a flow takes (under a quarter turn per sub-step).
-  constexpr double kRotationMargin = 1.25;
   core::Vec3 velocity = core::Vec3::Zero(), acceleration = core::Vec3::Zero();
   double turning = 0;  // m: the bodies' points' largest travel from turning
   for (int side = 0; side < 2; ++side) {
@@ -983,11 +1035,11 @@ double VariationalStep::closingBound(int p, double fraction) const {
     }
     const StepBody& body = m_bodies[index];
     const double inverseMass = body.mass.inverseMass();
-    const core::BodyState& now = stateNow(index);
-    velocity += sign * inverseMass * now.gamma;
+    const Momentum now = momentumNow(index);
+    velocity += sign * inverseMass * now.linear;
     acceleration += sign * body.loadAcceleration();
     if (body.rotationLocked) continue;
-    const double momentum = now.Pi.norm() + body.load.torque.norm() * tau;
+    const double momentum = now.angularAtMost + body.load.torque.norm() * tau;
     turning += kRotationMargin * momentum / smallestPrincipalMoment(body.mass) * tau * body.reach;
   }
   return velocity.norm() * tau + 0.5 * acceleration.norm() * tau * tau + turning;

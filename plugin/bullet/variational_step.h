@@ -83,6 +83,8 @@ struct StepBody {
   // The sub-steps the trial's flow from the anchor took (core::flowInSubsteps): the flows to
   // earlier instants take as many, or the path would jump where a shorter flow needs fewer.
   int anchorSubsteps = 1;
+  // Which of the step's anchorings set its anchor (VariationalStep::m_anchorings).
+  int anchoring = 0;
   bool behind = false;  // `current` is of an earlier instant than the step's now
   // The acceleration its loads give its centre (m/s²): gravity and the user's force.
   core::Vec3 loadAcceleration() const { return load.gravity + mass.inverseMass() * load.force; }
@@ -142,6 +144,13 @@ inline double pathDrift(const core::BodyState& before, const core::BodyState& af
     return std::numeric_limits<double>::infinity();
   return (after.x - before.x).norm() + kTurnChangeMargin * (after.R - before.R).norm() * reach;
 }
+
+// How far a point of `body` within its reach moves along the flow from its anchor between τ0 and
+// τ1 ≥ τ0 after it (s), with no flow: its centre's move exactly (Tran & Leok (5.9a) is ballistic),
+// its turn at its largest angular speed |Π|/J_min with closingBound's margin for the discrete
+// rotation (tests/bullet/path_drift_test.cpp). ∞ where the flow to τ1 may turn it by more than
+// kMostFlowTurn: the flows to two instants, each in sub-steps of its own length, part by more.
+double anchoredTravelBound(const StepBody& body, double tau0, double tau1);
 
 // Where `object`, if the step does not flow it, is at `instant` (a fraction of a step of
 // `timeStep`): a kinematic body moves at the velocity Bullet gave it
@@ -280,9 +289,13 @@ struct PairTrack {
   std::optional<Gap> gapNow;
   int gapNowInstant = -1;
   // The last gap found at the poses of some instant (m), and those poses: a lower bound of its gap
-  // at any later poses, less how far they have moved since (gapNowAtLeast).
+  // at any later poses, less how far they have moved since (gapNowAtLeast). That instant, and the
+  // number of the step's anchorings then (VariationalStep::m_anchorings): a body anchored no later
+  // has been on its anchor's flow since.
   std::optional<double> lastGap;
   Pose lastGapPoses[2];
+  double lastGapAt = 0;
+  int lastGapAnchorings = 0;
   // The sum of its two shapes' smallest half-widths (m, smallestHalfWidth), once asked.
   std::optional<double> halfWidths;
 };
@@ -681,8 +694,19 @@ class VariationalStep {
   double gapLessMotion(double gap, const CandidatePair& pair, const Pose then[2],
                        StateOf stateOf) const;
   // A lower bound of pair p's gap at its bodies' poses now (m), with no gap query where the last
-  // one found (PairTrack::lastGap) still bounds it; exact where gapNow is known.
+  // one found (PairTrack::lastGap) still bounds it; exact where gapNow is known. A body left
+  // behind (StepBody::behind) on the flow it was on then is not flowed for it: its travel since is
+  // flowTravelBound's.
   double gapNowAtLeast(int p) const;
+  // anchoredTravelBound of step body `index` from instant `from` to `to` (fractions of the step).
+  double flowTravelBound(int index, double from, double to) const;
+  // A body's linear momentum now and a bound of |Π| now, with no flow of a body left behind: γ
+  // grows by the loads' impulse exactly (Tran & Leok (5.9b)), and the torque-free flow keeps |Π|.
+  struct Momentum {
+    core::Vec3 linear;
+    double angularAtMost;
+  };
+  Momentum momentumNow(int index) const;
   // How much closer (m) pair p's shapes can come over `fraction` of the step from now, in free
   // flight (conservative advancement): their relative translation under the loads, exactly
   // quadratic in the LGVI flow (Tran & Leok (5.9a)), plus each body's reach turned at its largest
@@ -898,6 +922,8 @@ class VariationalStep {
   // The instants the islands' runs have flowed their bodies to, counted over the step: a pair's gap
   // now (PairTrack::gapNow) holds while this is the number it was found at.
   int m_instant = 0;
+  // The anchors set in the step so far (anchorAt), numbering them (StepBody::anchoring).
+  int m_anchorings = 0;
   std::vector<StepBody>& m_bodies;
   std::vector<KnownMass>& m_knownMasses;  // detail::VariationalStepMemory::masses
   // The step bodies' joint groups (variational_joints.h), flowed together.
