@@ -27,28 +27,41 @@ double largestMove(const core::BodyState& a, const core::BodyState& b, double re
   return (b.x - a.x).norm() + svd.singularValues()(0) * reach;
 }
 
+// The bodies the tests draw: a box and an ellipsoid of the same extents in turn, turned, placed
+// and moving at random.
+class RandomBodies {
+ public:
+  explicit RandomBodies(unsigned seed) : random_(seed) {}
+  double unit() { return unit_(random_); }
+  core::Vec3 direction() { return core::Vec3(unit(), unit(), unit()).normalized(); }
+  static core::Vec3 halfExtents() { return {0.2, 0.1, 0.05}; }
+  static core::MassProperties massOf(int trial) {
+    return trial % 2 == 0 ? core::uniformBox(1.0, 2 * halfExtents())
+                          : core::uniformEllipsoid(3.0, halfExtents());
+  }
+
+ private:
+  std::mt19937 random_;
+  std::uniform_real_distribution<double> unit_{-1, 1};
+};
+
 TEST(PathDrift, BoundsTheMoveOfAChangedPathOverTheRestOfTheStep) {
-  std::mt19937 random(11);
-  std::uniform_real_distribution<double> unit(-1, 1);
-  const auto direction = [&]() -> core::Vec3 {
-    return core::Vec3(unit(random), unit(random), unit(random)).normalized();
-  };
-  const core::Vec3 halfExtents(0.2, 0.1, 0.05);
+  RandomBodies draw(11);
+  const core::Vec3 halfExtents = RandomBodies::halfExtents();
   int bounded = 0;  // trials turning little enough for a finite bound
   for (int trial = 0; trial < 400; ++trial) {
-    const core::MassProperties mass = trial % 2 == 0 ? core::uniformBox(1.0, 2 * halfExtents)
-                                                     : core::uniformEllipsoid(3.0, halfExtents);
+    const core::MassProperties mass = RandomBodies::massOf(trial);
     const double reach = halfExtents.norm();
     core::ExternalLoad load;
     load.gravity = core::Vec3(0, -9.81, 0);
     core::BodyState anchor;
-    anchor.R = core::expSO3(3.0 * direction());
-    anchor.x = direction();
-    anchor.gamma = mass.mass() * 2.0 * std::abs(unit(random)) * direction();
+    anchor.R = core::expSO3(3.0 * draw.direction());
+    anchor.x = draw.direction();
+    anchor.gamma = mass.mass() * 2.0 * std::abs(draw.unit()) * draw.direction();
     // Turning by up to 0.75 rad over the step: the faster ones turn too far for the bound.
     const double smallest = smallestPrincipalMoment(mass);
-    anchor.Pi = direction() * smallest * 0.75 / kSpan * std::abs(unit(random));
-    const double now = 0.9 * kSpan * std::abs(unit(random));
+    anchor.Pi = draw.direction() * smallest * 0.75 / kSpan * std::abs(draw.unit());
+    const double now = 0.9 * kSpan * std::abs(draw.unit());
     const auto flowed = [&](const core::BodyState& from, double tau) {
       const core::FlowResult result = core::flowInSubsteps(mass, from, tau, load);
       EXPECT_TRUE(result.ok());
@@ -57,8 +70,8 @@ TEST(PathDrift, BoundsTheMoveOfAChangedPathOverTheRestOfTheStep) {
     core::BodyState changed = flowed(anchor, now);
     // A push at a point of the body: none, 1 µm/s, 1 mm/s or 0.1 m/s at its centre.
     const double pushes[] = {0, 1e-6, 1e-3, 0.1};
-    const core::Vec3 push = mass.mass() * pushes[trial % 4] * direction();
-    const core::Vec3 lever = reach * direction();
+    const core::Vec3 push = mass.mass() * pushes[trial % 4] * draw.direction();
+    const core::Vec3 lever = reach * draw.direction();
     changed.gamma += push;
     changed.Pi += changed.R.transpose() * lever.cross(push);
     const double bound =
@@ -80,25 +93,20 @@ TEST(PathDrift, BoundsTheMoveOfAChangedPathOverTheRestOfTheStep) {
 // spinning up to 60 rad/s, under gravity and a torque: those turning by more than half a radian
 // over the step have no bound (at 120 rad/s, in sub-steps, a move reached 1.45 times its margin's).
 TEST(PathDrift, AnchoredTravelBoundsTheMoveBetweenTwoInstantsOfOneFlow) {
-  std::mt19937 random(30);
-  std::uniform_real_distribution<double> unit(-1, 1);
-  const auto direction = [&]() -> core::Vec3 {
-    return core::Vec3(unit(random), unit(random), unit(random)).normalized();
-  };
-  const core::Vec3 halfExtents(0.2, 0.1, 0.05);
+  RandomBodies draw(30);
+  const core::Vec3 halfExtents = RandomBodies::halfExtents();
   double tightest = 0;  // the largest move over its bound
   int bounded = 0;      // trials turning little enough for a finite bound
   for (int trial = 0; trial < 400; ++trial) {
-    const core::MassProperties mass = trial % 2 == 0 ? core::uniformBox(1.0, 2 * halfExtents)
-                                                     : core::uniformEllipsoid(3.0, halfExtents);
+    const core::MassProperties mass = RandomBodies::massOf(trial);
     StepBody body{nullptr, mass, {}, {}, halfExtents.norm(), false};
     body.load.gravity = core::Vec3(0, -9.81, 0);
-    body.load.torque = (trial % 3 == 0 ? 0.1 * std::abs(unit(random)) : 0.0) * direction();
-    body.anchor.R = core::expSO3(3.0 * direction());
-    body.anchor.x = direction();
-    body.anchor.gamma = mass.mass() * 2.0 * std::abs(unit(random)) * direction();
-    const double spin = 60.0 * std::abs(unit(random));  // rad/s about a random axis
-    body.anchor.Pi = mass.inertia() * (spin * direction());
+    body.load.torque = (trial % 3 == 0 ? 0.1 * std::abs(draw.unit()) : 0.0) * draw.direction();
+    body.anchor.R = core::expSO3(3.0 * draw.direction());
+    body.anchor.x = draw.direction();
+    body.anchor.gamma = mass.mass() * 2.0 * std::abs(draw.unit()) * draw.direction();
+    const double spin = 60.0 * std::abs(draw.unit());  // rad/s about a random axis
+    body.anchor.Pi = mass.inertia() * (spin * draw.direction());
     const core::FlowResult trialFlow = core::flowInSubsteps(mass, body.anchor, kSpan, body.load);
     ASSERT_TRUE(trialFlow.ok());
     const auto at = [&](double tau) {
@@ -108,8 +116,8 @@ TEST(PathDrift, AnchoredTravelBoundsTheMoveBetweenTwoInstantsOfOneFlow) {
       return result.state;
     };
     for (int i = 0; i < 10; ++i) {
-      const double tau0 = i == 0 ? 0.0 : kSpan * std::abs(unit(random));
-      const double tau1 = tau0 + (kSpan - tau0) * std::abs(unit(random));
+      const double tau0 = i == 0 ? 0.0 : kSpan * std::abs(draw.unit());
+      const double tau1 = tau0 + (kSpan - tau0) * std::abs(draw.unit());
       const double move = largestMove(at(tau0), at(tau1), body.reach);
       const double bound = anchoredTravelBound(body, tau0, tau1);
       if (std::isinf(bound)) continue;
