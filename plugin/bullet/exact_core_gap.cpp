@@ -10,6 +10,7 @@
 
 #include "bt_eigen.h"
 #include "carom/core/ellipsoid_distance.h"
+#include "polytope_gap.h"  // bulletGjkGap
 
 namespace carom::detail {
 namespace {
@@ -175,27 +176,26 @@ std::optional<Gap> faceGap(const EllipsoidShape& ellipsoid, const btTransform& t
   const double margin = ellipsoid.getMargin();
   int face = -1;
   double farthest = 0;
-  btVector3 lowest;
+  btVector3 lowest, normal;  // the chosen face's
   for (int i = 0; i < 3; ++i) {
-    btVector3 normal(0, 0, 0);
-    normal[i] = centre[i] < 0 ? -1 : 1;
-    const btVector3 u = -normal * turn;  // −n in the ellipsoid's frame
+    btVector3 n(0, 0, 0);
+    n[i] = centre[i] < 0 ? -1 : 1;
+    const btVector3 u = -n * turn;  // −n in the ellipsoid's frame
     const btVector3 scaled = axes * u;
-    const btVector3 support = turn * (axes * scaled / scaled.length()) - margin * -normal;
+    const btVector3 support = turn * (axes * scaled / scaled.length()) + margin * n;  // core's
     const btVector3 point = centre + support;
-    const double beyond = normal.dot(point) - half[i];
+    const double beyond = n.dot(point) - half[i];
     if (beyond > farthest) {
       farthest = beyond;
       face = i;
       lowest = point;
+      normal = n;
     }
   }
   if (face < 0) return std::nullopt;
   for (int j = 0; j < 3; ++j) {
     if (j != face && std::abs(lowest[j]) > half[j]) return std::nullopt;
   }
-  btVector3 normal(0, 0, 0);
-  normal[face] = lowest[face] < 0 ? -1 : 1;
   btVector3 onBox = lowest;
   onBox[face] = normal[face] * half[face];
   Gap g;  // A the ellipsoid, B the box; the normal from B towards A
@@ -221,24 +221,31 @@ std::optional<Gap> faceGapOf(const btConvexShape& a, const btTransform& ta, cons
   return std::nullopt;
 }
 
-}  // namespace
-
-Gap exactCoreGap(const Gap& start, const btConvexShape& a, const btTransform& ta,
-                 const btConvexShape& b, const btTransform& tb) {
-  if (const std::optional<Gap> g = faceGapOf(a, ta, b, tb)) return *g;
-  // From GJK's witness on B's core, outside A's where the cores are apart (B's surface point may
-  // lie inside A's core, the shapes overlapping by more than A's margin).
+// The projections from GJK's gap `start`: from its witness on B's core, outside A's where the
+// cores are apart (B's surface point may lie inside A's core, the shapes overlapping by more than
+// A's margin); `start` itself where they do not converge.
+Gap projectedFrom(const Gap& start, const btConvexShape& a, const btTransform& ta,
+                  const btConvexShape& b, const btTransform& tb) {
   double roots[2] = {std::numeric_limits<double>::quiet_NaN(),
                      std::numeric_limits<double>::quiet_NaN()};
   return projectedGap(start.pointOnB - start.normal * b.getMargin(), a, ta, b, tb, roots)
       .value_or(start);
 }
 
+}  // namespace
+
+Gap exactCoreGap(const Gap& start, const btConvexShape& a, const btTransform& ta,
+                 const btConvexShape& b, const btTransform& tb) {
+  if (const std::optional<Gap> g = faceGapOf(a, ta, b, tb)) return *g;
+  return projectedFrom(start, a, ta, b, tb);
+}
+
 Gap exactCoreGap(CoreWitness& witness, const btConvexShape& a, const btTransform& ta,
                  const btConvexShape& b, const btTransform& tb) {
   std::optional<Gap> g = faceGapOf(a, ta, b, tb);
   if (!g && witness.onCoreB) g = projectedGap(tb * *witness.onCoreB, a, ta, b, tb, witness.roots);
-  if (!g) g = gap(a, ta, b, tb);  // GJK's start
+  // From GJK's start (carom::gap's path for the pair, the face already tried).
+  if (!g) g = projectedFrom(bulletGjkGap(a, ta, b, tb), a, ta, b, tb);
   // Where the cores overlap the projections cannot start: GJK's answer is asked at once next time.
   const bool apart = g->distance + a.getMargin() + b.getMargin() > 0;
   witness.onCoreB =

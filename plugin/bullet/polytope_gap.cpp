@@ -179,7 +179,7 @@ std::optional<Gap> polytopeGap(const btConvexShape& a, const btTransform& ta,
   Face face;
   btVector3 v = simplex[0].w;
   bool converged = false;
-  for (int iteration = 0; iteration < kMaxIterations && !converged; ++iteration) {
+  for (int iteration = 0; iteration < kMaxIterations; ++iteration) {
     const double length2 = v.length2();
     if (length2 <= kCoreContact * kCoreContact) return std::nullopt;
     const Vertex w = support(-v);
