@@ -137,8 +137,9 @@ SeparationBound cylinderBound(const btCylinderShape& cylinder, const btTransform
 }
 
 // The shape's core points in the world and the margin around them, for the shapes bounded by their
-// points; false for any other.
-bool corePoints(const btCollisionShape& shape, const btTransform& frame,
+// points; false for any other. A box `sharp`: at its corners with its margin, as a plane's gap
+// measures it (Bullet's support mapping of a box); else rounded, as GJK's.
+bool corePoints(const btCollisionShape& shape, const btTransform& frame, bool sharp,
                 std::vector<core::Vec3>& points, double& margin) {
   const auto add = [&](const btVector3& local) { points.push_back(toEigen(frame(local))); };
   switch (shape.getShapeType()) {
@@ -155,14 +156,15 @@ bool corePoints(const btCollisionShape& shape, const btTransform& frame,
       margin = capsule.getRadius();
       return true;
     }
-    case BOX_SHAPE_PROXYTYPE: {  // its core box rounded by its margin, as GJK sees it
+    case BOX_SHAPE_PROXYTYPE: {
       const auto& box = static_cast<const btBoxShape&>(shape);
-      const btVector3 half = box.getHalfExtentsWithoutMargin();
+      const btVector3 half =
+          sharp ? box.getHalfExtentsWithMargin() : box.getHalfExtentsWithoutMargin();
       for (int corner = 0; corner < 8; ++corner) {
         add(btVector3(corner & 1 ? half.x() : -half.x(), corner & 2 ? half.y() : -half.y(),
                       corner & 4 ? half.z() : -half.z()));
       }
-      margin = box.getMargin();
+      margin = sharp ? 0.0 : box.getMargin();
       return true;
     }
     default:
@@ -200,9 +202,12 @@ std::optional<double> supportOf(const btCollisionShape& other, const btTransform
                           centre);
   }
   if (!other.isConvex()) return std::nullopt;
+  const auto& convex = static_cast<const btConvexShape&>(other);
   const btVector3 local = frame.getBasis().transpose() * n;
-  const btVector3 support =
-      static_cast<const btConvexShape&>(other).localGetSupportingVertex(local);
+  // The core's support rounded by the margin: the shape the gaps measure. btBoxShape's own support
+  // with its margin is the sharp corner, up to (√3 − 1) margins farther along an oblique n.
+  const btVector3 support = convex.localGetSupportVertexWithoutMarginNonVirtual(local) +
+                            convex.getMarginNonVirtual() * local;
   return toEigen(n).dot(toEigen(frame(support)) - centre);
 }
 
@@ -261,7 +266,8 @@ std::optional<SeparationBound> separationBound(const btCollisionShape& shape,
     thread_local std::vector<core::Vec3> points;
     points.clear();
     double margin = 0;
-    if (!corePoints(shape, frame, points, margin)) return std::nullopt;
+    const bool onPlane = other.getShapeType() == STATIC_PLANE_PROXYTYPE;
+    if (!corePoints(shape, frame, onPlane, points, margin)) return std::nullopt;
     bound = pointsBound(points.data(), points.data() + points.size(), margin, relative);
   }
   bound->value -= *reach;

@@ -73,7 +73,9 @@ std::optional<btVector3> planeNormalOf(const btCollisionShape& shape, const btTr
 // `normal` (world, from `other` towards `shape`), the plane turning with `other`'s body, over
 // `span` (s). `shape`: a sphere, capsule, box, cylinder, convex hull or other polyhedron,
 // carom::EllipsoidShape, or any other convex shape by its bounding sphere; `other`: any convex
-// shape, or a still plane along its own normal (planeNormalOf). nullopt for any other.
+// shape, or a still plane along its own normal (planeNormalOf). nullopt for any other. Each shape
+// is taken as the pair's gap measures it (gap.h): its core rounded by its margin, as GJK's, and a
+// box against a plane at its sharp corners.
 std::optional<SeparationBound> separationBound(const btCollisionShape& shape,
                                                const btTransform& frame, const BodyMotion& motion,
                                                const btCollisionShape& other,

@@ -157,6 +157,69 @@ TEST(SeparationBound, IsExactForABallOverAPlane) {
                                btVector3(0, 1, 1e-9).normalized(), kSpan));
 }
 
+// Of two still bodies, the bound along the gap's normal is the gap itself: each shape taken as the
+// gap measures it. A box's own support with its margin is its sharp corner, which along an oblique
+// normal reaches up to (√3 − 1) margins beyond the rounded box that GJK and the gap see.
+TEST(SeparationBound, IsTheGapOfStillBodiesAlongItsNormal) {
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  const BodyMotion still;
+  for (int trial = 0; trial < 60; ++trial) {
+    Body a, b;
+    a.shape = shapeNumber(0, random);  // a box, against each kind of shape in turn
+    b.shape = shapeNumber(trial % 6, random);
+    for (Body* body : {&a, &b}) {
+      const double x = unit(random), y = unit(random), z = unit(random);
+      body->state.R = core::expSO3(3.0 * core::Vec3(x, y, z));
+    }
+    const double x = unit(random), y = unit(random), z = unit(random);
+    const core::Vec3 away = core::Vec3(x, y, z).normalized();
+    a.state.x = 0.6 * away;
+    for (int i = 0; i < 3; ++i)  // 2 mm apart
+      a.state.x -= (gapOf(a, a.state, b, b.state) - 2e-3) * away;
+    const Gap g = gap(*a.shape, a.frameOf(a.state), *b.shape, b.frameOf(b.state));
+    for (int side = 0; side < 2; ++side) {
+      const Body& self = side == 0 ? a : b;
+      const Body& other = side == 0 ? b : a;
+      BodyMotion selfMotion = still, otherMotion = still;
+      selfMotion.centre = self.state.x;
+      otherMotion.centre = other.state.x;
+      const std::optional<SeparationBound> bound = separationBound(
+          *self.shape, self.frameOf(self.state), selfMotion, *other.shape,
+          other.frameOf(other.state), otherMotion, side == 0 ? g.normal : -g.normal, kSpan);
+      ASSERT_TRUE(bound);
+      // A cylinder's gap is Bullet's GJK's, its normal off by its tolerance: the bound along it
+      // lies below the gap, not at it.
+      if (trial % 6 == 3) {
+        EXPECT_LE(bound->value, g.distance + 1e-12) << "trial " << trial << " side " << side;
+        continue;
+      }
+      EXPECT_NEAR(bound->value, g.distance, 1e-9) << "trial " << trial << " side " << side;
+    }
+  }
+}
+
+// Against a plane a box's gap is its sharp corner's (gap.h): a box turned corner-down 3 mm over the
+// ground is bounded by that corner, not by its rounded core's corner 0.73 margins higher.
+TEST(SeparationBound, TakesABoxOverAPlaneAtItsSharpCorner) {
+  btBoxShape box(btVector3(0.2, 0.1, 0.15));
+  btStaticPlaneShape ground(btVector3(0, 1, 0), 0);
+  const btTransform groundFrame = btTransform::getIdentity();
+  btTransform frame(btQuaternion(btVector3(1, 0, 1).normalized(), 0.6) *
+                    btQuaternion(btVector3(0, 0, 1), 0.5));
+  frame.setOrigin(btVector3(0, 0.5, 0));
+  const Gap before = gap(box, frame, ground, groundFrame);
+  frame.getOrigin() += btVector3(0, 3e-3 - before.distance, 0);
+  const double distance = gap(box, frame, ground, groundFrame).distance;
+  ASSERT_NEAR(distance, 3e-3, 1e-12);
+  BodyMotion motion;
+  motion.centre = toEigen(frame.getOrigin());
+  const std::optional<SeparationBound> bound = separationBound(
+      box, frame, motion, ground, groundFrame, BodyMotion{}, btVector3(0, 1, 0), kSpan);
+  ASSERT_TRUE(bound);
+  EXPECT_NEAR(bound->value, distance, 1e-12);
+}
+
 TEST(SeparationBound, FlowMotionRefusesATurnBeyondHalfARadian) {
   const core::MassProperties mass = core::uniformBox(1.0, core::Vec3(0.2, 0.1, 0.15));
   core::BodyState state;
