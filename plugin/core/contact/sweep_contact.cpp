@@ -21,6 +21,11 @@ SweepContact::SweepContact(const PersistentContact& c, const impact::ContactBody
     armA.col(k) = (c.point - bodyA.centerOfMass).cross(frame.col(k));
     armB.col(k) = (c.point - bodyB.centerOfMass).cross(frame.col(k));
   }
+  for (const auto& [rows, matrix] : {std::pair{&rowsOfFrame, &frame}, std::pair{&rowsOfArmA, &armA},
+                                     std::pair{&rowsOfArmB, &armB}}) {
+    rows->topRows<3>() = matrix->transpose();
+    rows->row(3).setZero();
+  }
   turnA = bodyA.inverseInertiaWorld * armA;
   turnB = bodyB.inverseInertiaWorld * armB;
   turnBoundA = turnA.norm();

@@ -19,8 +19,12 @@ struct SweepContact {
                const impact::ContactBody& b);
   int a, b;
   double inverseMassA, inverseMassB;
-  Mat3 frame;                     // columns n, t₁, t₂ (world)
-  Mat3 armA, armB;                // columns r × d_k, r = p − x: u along d_k gains ω·(r × d_k)
+  Mat3 frame;       // columns n, t₁, t₂ (world)
+  Mat3 armA, armB;  // columns r × d_k, r = p − x: u along d_k gains ω·(r × d_k)
+  // The rows of frame, armA and armB as columns of four, the fourth zero: the relative velocity
+  // Fᵀv + Bᵀω_B − Aᵀω_A is then a sum of whole columns, two doubles at a time (relativeVelocityOf,
+  // every local solve's first product), in the order of the 3×3 products' dot products.
+  Eigen::Matrix<double, 4, 3> rowsOfFrame, rowsOfArmA, rowsOfArmB;
   Mat3 turnA, turnB;              // columns J⁻¹(r × d_k): the turn per unit impulse along d_k
   double turnBoundA, turnBoundB;  // Frobenius norms of turnA, turnB: |Δω| ≤ this × |λ|
   // Of K, the Delassus matrix in the contact frame: its first column (the change of u per unit
@@ -89,10 +93,24 @@ inline Vec3 onFrictionCone(const Vec3& lambda, double mu) {
 // v, ω indexed like the bodies (the world's are zero).
 inline Vec3 relativeVelocityOf(const std::vector<Vec3>& v, const std::vector<Vec3>& w,
                                const SweepContact& c) {
-  if (c.a == kWorld) return c.frame.transpose() * v[c.b] + c.armB.transpose() * w[c.b];
-  if (c.b == kWorld) return -(c.frame.transpose() * v[c.a] + c.armA.transpose() * w[c.a]);
-  return c.frame.transpose() * (v[c.b] - v[c.a]) + c.armB.transpose() * w[c.b] -
-         c.armA.transpose() * w[c.a];
+  // Mᵀx with M's rows stored as padded columns: Σ_j x_j (row j of M).
+  const auto transposedTimes = [](const Eigen::Matrix<double, 4, 3>& rows, const Vec3& x) {
+    Eigen::Vector4d sum = rows.col(0) * x.x();
+    sum += rows.col(1) * x.y();
+    sum += rows.col(2) * x.z();
+    return sum;
+  };
+  if (c.a == kWorld) {
+    return (transposedTimes(c.rowsOfFrame, v[c.b]) + transposedTimes(c.rowsOfArmB, w[c.b]))
+        .head<3>();
+  }
+  if (c.b == kWorld) {
+    return -(transposedTimes(c.rowsOfFrame, v[c.a]) + transposedTimes(c.rowsOfArmA, w[c.a]))
+                .head<3>();
+  }
+  return (transposedTimes(c.rowsOfFrame, v[c.b] - v[c.a]) + transposedTimes(c.rowsOfArmB, w[c.b]) -
+          transposedTimes(c.rowsOfArmA, w[c.a]))
+      .head<3>();
 }
 
 }  // namespace carom::core::contact
