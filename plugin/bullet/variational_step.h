@@ -748,16 +748,17 @@ class VariationalStep {
   // else its probe flow written to `state`.
   const core::BodyState* probedAt(int index, double alpha, core::BodyState& state) const;
   // How long (s) pair's gap stays above −margin, and the bound that says so, from its bodies'
-  // states a and b at `anchor` (a fraction of the step from now, on their flows from now, which end
-  // at `remaining`), forward or backward in time: each shape's separation from the plane through
-  // the other's support point along the gap's `normal` (from B towards A), the plane turning with
-  // the other's body (separation_bound.h). nullopt where neither bounds it: a mesh's triangle, a
-  // kinematic or jointed body, or one turning by more than half a radian over the rest of the step.
+  // states a and b at `anchor` (a fraction of the step from now, on their flows from their anchors,
+  // StepBody::anchor, which end at `remaining` from now), forward or backward in time: each shape's
+  // separation from the plane through the other's support point along the gap's `normal` (from B
+  // towards A), the plane turning with the other's body (separation_bound.h). nullopt where neither
+  // bounds it: a mesh's triangle, a kinematic or jointed body, or one turning by more than half a
+  // radian over the rest of the step.
   std::optional<Apart> apartFor(const CandidatePair& pair, const core::BodyState* a,
                                 const core::BodyState* b, double anchor, double remaining,
                                 const btVector3& normal, double margin, bool backward) const;
   // Step body `index`'s motion from `state` for separationBound (zero for kFixed), or nullopt
-  // (apartFor).
+  // (apartFor): `state` at `anchor` of the step from now, on its flow from its anchor.
   std::optional<BodyMotion> motionOf(int index, const core::BodyState* state, double anchor,
                                      double remaining, bool backward) const;
   // Where apartFor bounds neither side, whether pair p may pass through within `remaining`: it can

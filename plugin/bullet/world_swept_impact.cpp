@@ -86,8 +86,11 @@ std::optional<BodyMotion> VariationalStep::motionOf(int index, const core::BodyS
   if (index == kFixed) return BodyMotion{};  // static or sleeping (a kinematic body is not asked)
   if (jointed(index)) return std::nullopt;   // its joints' forces are no load
   const StepBody& body = m_bodies[index];
-  return flowMotion(body.mass, *state, body.load, !body.rotationLocked, anchor * m_timeStep,
-                    remaining * m_timeStep, backward);
+  // Its probes follow its flow from its anchor (probeBody), which began before now where the body
+  // has not been struck or held since: the state now is already that far into it.
+  const double since = m_now - body.anchorTime;  // a fraction of the step
+  return flowMotion(body.mass, *state, body.load, !body.rotationLocked,
+                    (since + anchor) * m_timeStep, (since + remaining) * m_timeStep, backward);
 }
 
 std::optional<Apart> VariationalStep::apartFor(const CandidatePair& pair, const core::BodyState* a,
