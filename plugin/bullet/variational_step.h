@@ -753,7 +753,7 @@ class VariationalStep {
   // separation from the plane through the other's support point along the gap's `normal` (from B
   // towards A), the plane turning with the other's body (separation_bound.h). nullopt where neither
   // bounds it: a mesh's triangle, a kinematic or jointed body, or one turning by more than half a
-  // radian over the rest of the step.
+  // radian on its flow from its anchor to `remaining`.
   std::optional<Apart> apartFor(const CandidatePair& pair, const core::BodyState* a,
                                 const core::BodyState* b, double anchor, double remaining,
                                 const btVector3& normal, double margin, bool backward) const;
