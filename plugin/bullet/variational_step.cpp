@@ -946,14 +946,17 @@ void VariationalStep::posesOf(const CandidatePair& pair, StateOf stateOf, Pose p
   }
 }
 
+double VariationalStep::travelFrom(const Pose& then, int index, StateOf stateOf) const {
+  const core::BodyState* now = (this->*stateOf)(index);
+  if (now == nullptr) return 0;
+  return travelBound(then.x, then.R, now->x, now->R, m_bodies[index].reach);
+}
+
 double VariationalStep::gapLessMotion(double gap, const CandidatePair& pair, const Pose then[2],
                                       StateOf stateOf) const {
   const int bodies[2] = {pair.bodyA, pair.bodyB};
-  for (int side = 0; side < 2; ++side) {
-    const core::BodyState* now = (this->*stateOf)(bodies[side]);
-    if (now == nullptr) continue;
-    gap -= travelBound(then[side].x, then[side].R, now->x, now->R, m_bodies[bodies[side]].reach);
-  }
+  for (int side = 0; side < 2; ++side)
+    gap -= travelFrom(then[side], bodies[side], stateOf);
   return gap;
 }
 
@@ -971,13 +974,9 @@ double VariationalStep::gapNowAtLeast(int p) const {
     const double travel = body.behind && body.anchoring <= track.lastGapAnchorings
                               ? flowTravelBound(index, track.lastGapAt, m_now)
                               : std::numeric_limits<double>::infinity();
-    if (std::isfinite(travel)) {
-      gap -= travel;
-    } else {
-      const Pose& then = track.lastGapPoses[side];
-      const core::BodyState& now = stateNow(index);
-      gap -= travelBound(then.x, then.R, now.x, now.R, body.reach);
-    }
+    gap -= std::isfinite(travel)
+               ? travel
+               : travelFrom(track.lastGapPoses[side], index, &VariationalStep::currentOf);
   }
   return gap;
 }

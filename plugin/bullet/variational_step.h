@@ -689,6 +689,9 @@ class VariationalStep {
   using StateOf = const core::BodyState* (VariationalStep::*)(int) const;
   // Where the pair's step bodies are at `stateOf`'s states (a fixed side's pose is left as it is).
   void posesOf(const CandidatePair& pair, StateOf stateOf, Pose poses[2]) const;
+  // How far a point of step body `index` within its reach may have moved from the pose `then` to
+  // its state by `stateOf` (m, travelBound; 0 for kFixed).
+  double travelFrom(const Pose& then, int index, StateOf stateOf) const;
   // A lower bound (m) of the pair's gap at `stateOf`'s states, from its `gap` at the poses `then`,
   // less each body's travelBound since.
   double gapLessMotion(double gap, const CandidatePair& pair, const Pose then[2],
