@@ -67,6 +67,14 @@ double gapOf(const Body& a, const core::BodyState& sa, const Body& b, const core
   return gap(*a.shape, a.frameOf(sa), *b.shape, b.frameOf(sb)).distance;
 }
 
+// A placed along the unit `away` from the origin (where B is) so that their gap is `target` (m):
+// three steps along `away` from 0.6 m out.
+void placeApart(Body& a, const Body& b, const core::Vec3& away, double target) {
+  a.state.x = 0.6 * away;
+  for (int i = 0; i < 3; ++i)
+    a.state.x -= (gapOf(a, a.state, b, b.state) - target) * away;
+}
+
 // The bound of `side`'s shape against the other's plane, from states sa, sb after `elapsed` of the
 // flows, checked against the gap along them: forward to the end, or backward to their start.
 void expectBelowTheGap(const Body& a, const Body& b, const core::BodyState& sa,
@@ -122,10 +130,7 @@ TEST(SeparationBound, NeverExceedsTheGapAlongTheFlows) {
     }
     // A apart from B by 0–5 mm along a random direction.
     const core::Vec3 away = vector(1.0).normalized();
-    a.state.x = 0.6 * away;
-    const double target = 5e-3 * std::abs(unit(random));
-    for (int i = 0; i < 3; ++i)
-      a.state.x -= (gapOf(a, a.state, b, b.state) - target) * away;
+    placeApart(a, b, away, 5e-3 * std::abs(unit(random)));
     const double mid = kSpan / 3;
     expectBelowTheGap(a, b, a.state, b.state, 0, false);
     expectBelowTheGap(a, b, a.flowed(mid), b.flowed(mid), mid, false);
@@ -173,10 +178,7 @@ TEST(SeparationBound, IsTheGapOfStillBodiesAlongItsNormal) {
       body->state.R = core::expSO3(3.0 * core::Vec3(x, y, z));
     }
     const double x = unit(random), y = unit(random), z = unit(random);
-    const core::Vec3 away = core::Vec3(x, y, z).normalized();
-    a.state.x = 0.6 * away;
-    for (int i = 0; i < 3; ++i)  // 2 mm apart
-      a.state.x -= (gapOf(a, a.state, b, b.state) - 2e-3) * away;
+    placeApart(a, b, core::Vec3(x, y, z).normalized(), 2e-3);
     const Gap g = gap(*a.shape, a.frameOf(a.state), *b.shape, b.frameOf(b.state));
     for (int side = 0; side < 2; ++side) {
       const Body& self = side == 0 ? a : b;
