@@ -136,11 +136,18 @@ ImpactProblem::ImpactProblem(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn
     if (!solveBlock(M.block(start, start, size, size), MinvJbarT_.middleRows(start, size)))
       throw Error("massMatrix must be positive definite");
   }
-  // (75b) with the transposes restored (digest §10), blocks [β | λ_n | λ_D | γ].
-  W_ = Eigen::MatrixXd::Zero(3 * m + nD, 3 * m + nD);
+  // (75b) with the transposes restored (digest §10), blocks [β | λ_n | λ_D | γ]. The λ block is
+  // written whole by its product (into W, no temporary), so only its border is cleared: an impact
+  // of 8 contacts would otherwise clear 62 kB it then overwrites.
+  const Eigen::Index n = 3 * m + nD;
+  W_.resize(n, n);
+  W_.topRows(m).setZero();
+  W_.bottomRows(m).setZero();
+  W_.block(m, 0, m + nD, m).setZero();
+  W_.block(m, 2 * m + nD, m + nD, m).setZero();
   W_.block(0, m, m, m) = -Eigen::MatrixXd::Identity(m, m);
   W_.block(m, 0, m, m) = Eigen::MatrixXd::Identity(m, m);
-  W_.block(m, m, m + nD, m + nD) = Jbar * MinvJbarT_;
+  W_.block(m, m, m + nD, m + nD).noalias() = Jbar * MinvJbarT_;
   for (Eigen::Index i = 0; i < m; ++i) {
     W_.block(2 * m + k * i, 2 * m + nD + i, k, 1).setOnes();          // E
     W_.block(2 * m + nD + i, 2 * m + k * i, 1, k).setConstant(-1.0);  // −Eᵀ
