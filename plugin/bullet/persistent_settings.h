@@ -33,6 +33,12 @@ inline core::contact::PersistentContactSettings withStickingBlocks(
 // with friction for as long as it runs, and what they leave the next hold takes up.
 inline constexpr int kShortStallWindow = 16;
 
+// Where the start of the step's hold has come within this fraction of what a hold may leave
+// (kHoldDrift per step), it stops on the short stall window: a pile not yet exactly at rest cycles
+// there among its redundant contacts (PersistentContactSettings::settledBelow), and what it leaves
+// moves a contact by a hundredth of kHoldDrift in a step.
+inline constexpr double kSettledChange = 0.01;
+
 // The hold at the start of the step (after its plastic stop), which sets the motion of a pile for
 // the whole step: to 1e-12 m/s, where a pile at rest stays exactly at rest and its next step's warm
 // start is exact (solved only to kHoldDrift, a pile's contacts keep changing and every step's hold
@@ -43,7 +49,11 @@ inline constexpr int kShortStallWindow = 16;
 // crawls there for thousands of sweeps that leave it as far from held, while below that level a
 // wall of bricks converges to its exact warm start (docs/measurements.md).
 inline core::contact::PersistentContactSettings stepHoldSettings(double timeStep) {
-  return withStickingBlocks({5000, 1e-12, 512, true, 8, kHoldDrift / timeStep});
+  core::contact::PersistentContactSettings settings =
+      withStickingBlocks({5000, 1e-12, 512, true, 8, kHoldDrift / timeStep});
+  settings.settledBelow = kSettledChange * kHoldDrift / timeStep;
+  settings.settledStallSweeps = kShortStallWindow;
+  return settings;
 }
 
 // The start of the step's hold taken again with its turning pairs' closing (holdTurningPairs): from
@@ -90,6 +100,8 @@ inline core::contact::PersistentContactSettings forMassesOf(
     settings.subspaceMethod = core::contact::SubspaceMethod::kDirect;
     settings.stickingBlocks = false;  // see PersistentContactSettings::stickingBlocks
     settings.subspaceSolves = std::max(settings.subspaceSolves, 8);
+    // A change per sweep 1 − m/M of the last says little of how far the solve still has to go.
+    settings.settledBelow = 0;
   }
   return settings;
 }

@@ -59,6 +59,12 @@ void validate(const std::vector<ContactBody>& bodies,
   if (settings.stallSweeps < 1) {
     throw Error("PersistentContactSettings.stallSweeps must be at least 1");
   }
+  if (!(settings.settledBelow >= 0.0) || !std::isfinite(settings.settledBelow)) {
+    throw Error("PersistentContactSettings.settledBelow must be finite and not negative");
+  }
+  if (settings.settledStallSweeps < 1) {
+    throw Error("PersistentContactSettings.settledStallSweeps must be at least 1");
+  }
   if (!(settings.crawlAbove > 0.0)) {
     throw Error("PersistentContactSettings.crawlAbove must be positive (+infinity: never)");
   }
@@ -483,8 +489,11 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // Whether a stall or a crawl can be judged before the cap: only they need the largest change of
   // a test sweep; otherwise the first contact that changed by more than the tolerance settles the
   // test (a solve of a few sweeps, as the lcp mode's per step, tests four times).
+  const int shortestStall = settings.settledBelow > 0.0
+                                ? std::min(settings.stallSweeps, settings.settledStallSweeps)
+                                : settings.stallSweeps;
   const bool progressJudged =
-      settings.maxIterations > settings.stallSweeps ||
+      settings.maxIterations > shortestStall ||
       (settings.maxIterations >= kFirstCrawlJudgement && std::isfinite(settings.crawlAbove));
   int subspaceTriesLeft = settings.subspaceSolves, nextSubspaceTry = 8;
   // settings.subspaceMethod until one of its direct steps is undone, then conjugate gradients.
@@ -558,15 +567,17 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     }
     lowestAtTest.push_back(lowestAtTest.empty() ? largestChange
                                                 : std::min(largestChange, lowestAtTest.back()));
+    const int stallWindow =
+        progressTo < settings.settledBelow ? settings.settledStallSweeps : settings.stallSweeps;
     if (largestChange <= 0.99 * progressTo) {
       progressTo = largestChange;
       progressAt = iteration;
-    } else if (iteration - progressAt >= settings.stallSweeps) {
+    } else if (iteration - progressAt >= stallWindow) {
       report.status = PersistentContactStatus::kStalled;
       std::ostringstream message;
       message << "persistent contacts: stalled after " << iteration
               << " sweeps (the velocity change per sweep, " << std::setprecision(3) << largestChange
-              << " m/s, has not fallen by 1 % in " << settings.stallSweeps << ")";
+              << " m/s, has not fallen by 1 % in " << stallWindow << ")";
       report.message = message.str();
       break;
     }

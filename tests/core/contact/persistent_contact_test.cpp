@@ -302,6 +302,39 @@ TEST(PersistentContact, ReportsAStallLongBeforeTheSweepCap) {
   EXPECT_LE(even.bodies[1].linearVelocity.norm(), 1e-12);
 }
 
+// Below settledBelow the stall window is settledStallSweeps: a stack that Gauss–Seidel brings to
+// rest by 1 % every ten sweeps goes on under the long window and stops at once under a short one,
+// with the velocities the last sweep left.
+TEST(PersistentContact, StopsOnTheSettledWindowBelowItsLevel) {
+  PersistentContactSettings settings;
+  settings.maxIterations = 100000;
+  settings.momentum = false;  // plain Gauss–Seidel: 1 − 1e-3 per sweep under a 1,000 times heavier
+  HeavyOnLight longWindow(1e3);
+  const PersistentContactReport converged =
+      solvePersistentContacts(longWindow.bodies, longWindow.contacts, settings);
+  ASSERT_TRUE(converged.ok()) << converged.message;
+  EXPECT_GT(converged.iterations, 1000);
+
+  settings.settledBelow = 1.0;  // m/s, above every change of the solve
+  settings.settledStallSweeps = 4;
+  HeavyOnLight shortWindow(1e3);
+  const double before = shortWindow.bodies[1].linearVelocity.z();
+  const PersistentContactReport stalled =
+      solvePersistentContacts(shortWindow.bodies, shortWindow.contacts, settings);
+  EXPECT_EQ(stalled.status, PersistentContactStatus::kStalled);
+  EXPECT_LE(stalled.iterations, 16);
+  EXPECT_NE(stalled.message.find("in 4)"), std::string::npos) << stalled.message;
+  EXPECT_GT(shortWindow.bodies[1].linearVelocity.z(), before);
+  EXPECT_LE(stalled.energyChange, 0.0);
+
+  settings.settledBelow = 1e-13;  // below the tolerance: never reached
+  HeavyOnLight unreached(1e3);
+  const PersistentContactReport same =
+      solvePersistentContacts(unreached.bodies, unreached.contacts, settings);
+  ASSERT_TRUE(same.ok()) << same.message;
+  EXPECT_EQ(same.iterations, converged.iterations);
+}
+
 TEST(PersistentContact, RefusesBadInputAndChangesNothing) {
   const auto refuses = [](auto mutate) {
     BoxOnGround box(Vec3(0, 0, -1), Vec3::Zero(), 0.5);
@@ -325,6 +358,14 @@ TEST(PersistentContact, RefusesBadInputAndChangesNothing) {
   bad = {};
   bad.stallSweeps = 0;
   EXPECT_THROW(solvePersistentContacts(box.bodies, box.contacts, bad), Error);
+  bad = {};
+  bad.settledStallSweeps = 0;
+  EXPECT_THROW(solvePersistentContacts(box.bodies, box.contacts, bad), Error);
+  for (const double level : {-1e-9, std::nan(""), std::numeric_limits<double>::infinity()}) {
+    bad = {};
+    bad.settledBelow = level;
+    EXPECT_THROW(solvePersistentContacts(box.bodies, box.contacts, bad), Error);
+  }
 }
 
 }  // namespace
