@@ -137,8 +137,8 @@ ImpactProblem::ImpactProblem(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn
       throw Error("massMatrix must be positive definite");
   }
   // (75b) with the transposes restored (digest §10), blocks [β | λ_n | λ_D | γ]. The λ block is
-  // written whole by its product (into W, no temporary), so only its border is cleared: an impact
-  // of 8 contacts would otherwise clear 62 kB it then overwrites.
+  // written whole by its product (into W, no temporary), so only its border is cleared: for an
+  // impact of 8 contacts, 41 kB of W's 62 kB are not cleared only to be overwritten.
   const Eigen::Index n = 3 * m + nD;
   W_.resize(n, n);
   W_.topRows(m).setZero();
