@@ -234,7 +234,8 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   std::vector<core::contact::PersistentContact> contacts;
   std::vector<HeldContact> held;
   std::vector<double> allowance;
-  std::vector<bool> closesAtEnd;  // per contact: its pair's (Resting::closesAtEnd)
+  // Per contact: its pair's Resting::closesAtEnd, unless the contact is held in place (below).
+  std::vector<bool> closesAtEnd;
   for (const Resting& pairResting : resting) {
     const CandidatePair& pair = m_pairs[pairResting.p];
     const double friction = materialOf(pair.a, pair.b).friction;
@@ -246,14 +247,27 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
       persistent.normal = contact.normal;
       persistent.friction = friction;
       // A landing at the very end of the step (its instant rounded to it) leaves no time to close.
-      allowance.push_back(remaining > 0 ? contact.gap / (remaining * m_timeStep) : 0.0);
+      // A point apart by at most the contact tolerance, on bodies whose points there move by less
+      // than that in a step, touches: held where it is (c = 0), not closed onto the exact surface,
+      // whose small gaps a pile's loops of redundant contacts cannot all close at once
+      // (docs/measurements.md). A moving body's small gaps are its motion's: a ball rolling over a
+      // mesh closes onto the triangle ahead.
+      const auto speedAt = [&](int index) {  // a bound on the speed of the body's point there
+        const core::impact::ContactBody& body = bodies[index];
+        return body.linearVelocity.norm() +
+               body.angularVelocity.norm() * (contact.point - body.centerOfMass).norm();
+      };
+      const bool inPlace =
+          contact.gap >= 0 && contact.gap <= kContactTolerance &&
+          speedAt(persistent.bodyA) + speedAt(persistent.bodyB) <= kContactTolerance / m_timeStep;
+      allowance.push_back(remaining > 0 && !inPlace ? contact.gap / (remaining * m_timeStep) : 0.0);
       // The Zeno guard's speculative contacts are not stopped short of touching by (a) either;
       // those closed at the end of the step may close at up to 2g/τ there, what the hold below can
       // still stop.
       if (pairResting.speculative)
         persistent.approach = (pairResting.closesAtEnd ? 2.0 : 1.0) * allowance.back();
       contacts.push_back(persistent);
-      closesAtEnd.push_back(pairResting.closesAtEnd);
+      closesAtEnd.push_back(pairResting.closesAtEnd && !inPlace);
       const auto lever = [&](int index) {
         if (index == kFixed) return core::Vec3::Zero().eval();
         const core::BodyState& now = stateNow(index);
