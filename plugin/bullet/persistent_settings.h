@@ -33,12 +33,6 @@ inline core::contact::PersistentContactSettings withStickingBlocks(
 // with friction for as long as it runs, and what they leave the next hold takes up.
 inline constexpr int kShortStallWindow = 16;
 
-// Where the start of the step's hold has come within this fraction of what a hold may leave
-// (kHoldDrift per step), it stops on the short stall window: a pile not yet exactly at rest cycles
-// there among its redundant contacts (PersistentContactSettings::settledBelow), and what it leaves
-// moves a contact by a hundredth of kHoldDrift in a step.
-inline constexpr double kSettledChange = 0.01;
-
 // The hold at the start of the step (after its plastic stop), which sets the motion of a pile for
 // the whole step: to 1e-12 m/s, where a pile at rest stays exactly at rest and its next step's warm
 // start is exact (solved only to kHoldDrift, a pile's contacts keep changing and every step's hold
@@ -51,7 +45,11 @@ inline constexpr double kSettledChange = 0.01;
 inline core::contact::PersistentContactSettings stepHoldSettings(double timeStep) {
   core::contact::PersistentContactSettings settings =
       withStickingBlocks({5000, 1e-12, 512, true, 8, kHoldDrift / timeStep});
-  settings.settledBelow = kSettledChange * kHoldDrift / timeStep;
+  // Once its sweeps change a contact by less than a hold may leave, it stops on the short stall
+  // window (PersistentContactSettings::settledBelow): a pile that has not yet come exactly to rest
+  // cycles there among its redundant contacts, for hundreds of sweeps on the long window; at rest,
+  // its warm start is exact and it stops at the first sweep.
+  settings.settledBelow = kHoldDrift / timeStep;
   settings.settledStallSweeps = kShortStallWindow;
   return settings;
 }
