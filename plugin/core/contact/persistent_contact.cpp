@@ -35,9 +35,11 @@ constexpr double kShortestSubspaceStep = 1.0 / 8;
 // takes what is left and the merit test judges the start.
 constexpr int kRestingStartPasses = 8;
 // A subspace solve's conjugate-gradient products per sweep taken so far (each costs about a
-// sweep): loads reach the bottom of a cold pile in a few hundred products, more than the sweeps
-// before the first tries, while a solve still costs at most a few times the sweeps so far.
-constexpr int kSubspaceProductsPerSweep = 4;
+// sweep): a try costs the sweeps before it, and the later tries, after hundreds of sweeps, take
+// the hundreds of products that carry loads to the bottom of a pile. In a landing pile of boxes
+// most tries are undone (the active rows' near-null directions, projected onto the cones), and
+// longer ones cost more (docs/measurements.md).
+constexpr int kSubspaceProductsPerSweep = 1;
 
 const ContactBody& bodyAt(const std::vector<ContactBody>& bodies, int index) {
   return index == kWorld ? kImmovable : bodies[static_cast<std::size_t>(index)];
