@@ -206,10 +206,11 @@ StepDiagnostics VariationalStep::run() {
 }
 
 void VariationalStep::runAndCount(std::vector<Island>& islands, int id) {
+  m_countsOf.resize(islands.size());
+  if (linked(id)) return;
   const StepDiagnostics before = m_diagnostics;
   m_running = id;
   runIsland(islands[id], id);
-  m_countsOf.resize(islands.size());
   m_countsOf[id] = {m_diagnostics.impacts - before.impacts,
                     m_diagnostics.landings - before.landings,
                     m_diagnostics.persistentContacts - before.persistentContacts,
@@ -217,6 +218,11 @@ void VariationalStep::runAndCount(std::vector<Island>& islands, int id) {
                     m_diagnostics.stillIslands - before.stillIslands,
                     m_diagnostics.impactsBySweeps - before.impactsBySweeps,
                     m_diagnostics.impactsInTurn - before.impactsInTurn};
+}
+
+bool VariationalStep::linked(int id) const {
+  return std::any_of(m_links.begin(), m_links.end(),
+                     [id](const auto& link) { return link.first == id || link.second == id; });
 }
 
 void VariationalStep::runIsland(Island& island, int id) {
@@ -252,6 +258,7 @@ void VariationalStep::runIsland(Island& island, int id) {
   while (true) {
     const double remaining = 1.0 - elapsed;
     findNewPartners(island, id, refreshTrials(island, remaining), elapsed);
+    if (linked(id)) break;  // its run will be taken back
     const double alpha = earliestImpact(island, elapsed);
     if (!(alpha < remaining)) break;  // free flight to the end of the step
     // The Zeno guard counts events per body: a Zeno sequence of ever smaller bounces is one body's

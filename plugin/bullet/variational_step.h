@@ -401,7 +401,11 @@ class VariationalStep {
   // body zeroed, as Bullet's solver zeroes every joint it is given.
   void writeJoints();
   // Stages 4 and 5 for island `id`, its impact events and diagnostics kept apart as its own.
+  // An island already linked to another (m_links) is not run: its run would be taken back.
   void runAndCount(std::vector<Island>& islands, int id);
+  // Whether island `id` is linked to another within the step (m_links): its run, taken back and
+  // run again with the other's (rerunLinkedIslands), need go no further.
+  bool linked(int id) const;
   // Islands joined within the step (world_island_rerun.cpp): a body struck in one island can reach
   // a body of another before the step ends, which that island's run, on its own time, did not
   // see. Such islands (m_links) are run again from the start of the step as one island, until no

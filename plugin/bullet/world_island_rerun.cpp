@@ -3,7 +3,9 @@
 // step's start, as deep as it had travelled into it since. findNewPartners links such islands;
 // their runs are taken back and they run again from the start of the step as one island, until no
 // run reaches another island's body. Each rerun joins two islands or more into one, so there are
-// fewer reruns than islands.
+// fewer reruns than islands. A run stops as soon as it is linked, and an island linked before its
+// turn does not run: what they would do is taken back (in a 400-body bin a third of the step's
+// time went to runs taken back).
 #include <algorithm>
 #include <map>
 
