@@ -306,14 +306,15 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
     }
     entering = vars.complement(leaving);
     tableau.column(entering, column);
-    const double floor = options.pivotTolerance * column.lpNorm<Eigen::Infinity>();
+    // A row may leave where its entry is positive and above the pivot tolerance (NaN: none may).
+    const double floor = std::max(options.pivotTolerance * column.lpNorm<Eigen::Infinity>(), 0.0);
     // Without a branch per row: which rows pass is data, and mispredicted it cost more than the
     // test.
     candidates.resize(static_cast<std::size_t>(n));
     std::size_t count = 0;
     for (Eigen::Index i = 0; i < n; ++i) {
       candidates[count] = i;
-      count += static_cast<std::size_t>((column(i) > floor) & (column(i) > 0.0));
+      count += static_cast<std::size_t>(column(i) > floor);
     }
     candidates.resize(count);
     if (candidates.empty()) {
