@@ -188,8 +188,16 @@ StepDiagnostics VariationalStep::run() {
   m_startOfStep.searched = m_searched;
   m_startOfStep.trial = m_trial;
   m_startOfStep.jointsTrial = m_jointsTrial;
-  for (std::size_t id = 0; id < islands.size(); ++id)
-    runAndCount(islands, static_cast<int>(id));
+  // Smallest first: a small island whose run reaches a large one's body links it before its turn,
+  // and the large one does not run (runAndCount); run first, the large one's run up to where it
+  // reached the small one would be taken back.
+  std::vector<int> order(islands.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return islands[a].bodies.size() < islands[b].bodies.size();
+  });
+  for (const int id : order)
+    runAndCount(islands, id);
   rerunLinkedIslands(islands);
   m_now = 1;
   applyPersistentEnd(islands);
