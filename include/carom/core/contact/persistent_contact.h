@@ -47,7 +47,7 @@ struct PersistentContact {
 /// How a subspace minimisation (PersistentContactSettings::subspaceSolves) solves the rows the
 /// sweeps have made active.
 enum class SubspaceMethod {
-  /// Matrix-free conjugate gradients, up to four products per sweep so far: a partial, smooth step.
+  /// Matrix-free conjugate gradients, up to one product per sweep so far: a partial, smooth step.
   kConjugateGradients,
   /// Exactly, by one sparse factorisation over the bodies (six unknowns per body, however many
   /// contacts press on it); after one of its steps is undone, conjugate gradients for the rest of
