@@ -17,15 +17,12 @@
 #include "carom/error.h"
 #include "exact_core_gap.h"
 #include "mesh_triangles.h"
+#include "object_text.h"
 #include "polytope_gap.h"
 #include "sphere_gap.h"
 
 namespace carom {
 namespace {
-
-std::string pairName(const btCollisionShape& a, const btCollisionShape& b) {
-  return std::string(a.getName()) + "–" + b.getName();
-}
 
 // Plane {n·x = c} in its local frame; the convex shape's deepest point along −n decides the gap.
 Gap convexPlaneGap(const btConvexShape& a, const btTransform& ta, const btStaticPlaneShape& plane,
@@ -102,7 +99,8 @@ Gap convexMeshGap(const btConvexShape& a, const btTransform& ta, const btConcave
     const bool covered = aabbContains(min - pad, max + pad, meshMin, meshMax);
     if (covered) {
       if (best) return *best;
-      throw Error("gap: the triangle mesh of the pair " + pairName(a, mesh) + " has no triangles");
+      throw Error("gap: the triangle mesh of the pair " + shapePairName(a, mesh) +
+                  " has no triangles");
     }
   }
 }
@@ -131,7 +129,8 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
   if (a.isCompound()) {
     const auto& compound = static_cast<const btCompoundShape&>(a);
     if (compound.getNumChildShapes() == 0) {
-      throw Error("gap: the compound shape of the pair " + pairName(a, b) + " has no children");
+      throw Error("gap: the compound shape of the pair " + shapePairName(a, b) +
+                  " has no children");
     }
     Gap best;
     for (int i = 0; i < compound.getNumChildShapes(); ++i) {
@@ -144,10 +143,10 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
   if (b.isCompound()) return reversed(gap(b, tb, a, ta));
   if (isTriangleMesh(a) || isTriangleMesh(b)) {
     if (isTriangleMesh(a) && isTriangleMesh(b))
-      throw Error("gap: two triangle meshes have no gap here (" + pairName(a, b) + ")");
+      throw Error("gap: two triangle meshes have no gap here (" + shapePairName(a, b) + ")");
     if (isTriangleMesh(a)) return reversed(gap(b, tb, a, ta));
     if (!a.isConvex())
-      throw Error("gap: unsupported shape pair " + pairName(a, b) +
+      throw Error("gap: unsupported shape pair " + shapePairName(a, b) +
                   " (a triangle mesh meets convex shapes only)");
     return convexMeshGap(static_cast<const btConvexShape&>(a), ta,
                          static_cast<const btConcaveShape&>(b), tb);
@@ -155,9 +154,9 @@ Gap gap(const btCollisionShape& a, const btTransform& ta, const btCollisionShape
 
   const bool planeA = a.getShapeType() == STATIC_PLANE_PROXYTYPE;
   const bool planeB = b.getShapeType() == STATIC_PLANE_PROXYTYPE;
-  if (planeA && planeB) throw Error("gap: two planes have no gap (" + pairName(a, b) + ")");
+  if (planeA && planeB) throw Error("gap: two planes have no gap (" + shapePairName(a, b) + ")");
   if (!(a.isConvex() || planeA) || !(b.isConvex() || planeB)) {
-    throw Error("gap: unsupported shape pair " + pairName(a, b) +
+    throw Error("gap: unsupported shape pair " + shapePairName(a, b) +
                 " (convex shapes, btStaticPlaneShape, triangle meshes, heightfields and "
                 "btCompoundShape of those only)");
   }

@@ -25,4 +25,8 @@ std::string describeObject(const btCollisionObject& object, const btTransform& p
   return text.str();
 }
 
+std::string shapePairName(const btCollisionShape& a, const btCollisionShape& b) {
+  return std::string(a.getName()) + "–" + b.getName();
+}
+
 }  // namespace carom

@@ -4,6 +4,7 @@
 #include "carom/bullet/precision.h"
 
 #include <BulletCollision/CollisionDispatch/btCollisionObject.h>
+#include <BulletCollision/CollisionShapes/btCollisionShape.h>
 
 #include <string>
 
@@ -14,5 +15,8 @@ namespace carom {
 // where it is at `pose`, and its mass ("static" or "kinematic" for an object that does not move
 // by impulses).
 std::string describeObject(const btCollisionObject& object, const btTransform& pose);
+
+// "Box–Sphere": a pair of shapes by their Bullet names, as the gap's errors name it.
+std::string shapePairName(const btCollisionShape& a, const btCollisionShape& b);
 
 }  // namespace carom

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "carom/error.h"
+#include "object_text.h"
 
 #include "vertex_contacts.h"  // polyhedronOf
 
@@ -146,8 +147,7 @@ Gap bulletGjkGap(const btConvexShape& a, const btTransform& ta, const btConvexSh
   btPointCollector result;
   detector.getClosestPoints(input, result, nullptr);
   if (!result.m_hasResult) {
-    throw Error(std::string("gap: GJK/EPA found no closest points for the pair ") + a.getName() +
-                "–" + b.getName());
+    throw Error("gap: GJK/EPA found no closest points for the pair " + shapePairName(a, b));
   }
   Gap g;
   g.distance = result.m_distance;
