@@ -4,8 +4,7 @@
 // their runs are taken back and they run again from the start of the step as one island, until no
 // run reaches another island's body. Each rerun joins two islands or more into one, so there are
 // fewer reruns than islands. A run stops as soon as it is linked, and an island linked before its
-// turn does not run: what they would do is taken back (in a 400-body bin a third of the step's
-// time went to runs taken back).
+// turn does not run: what either would do is taken back.
 #include <algorithm>
 #include <map>
 
