@@ -10,6 +10,7 @@
 #include "carom/error.h"
 #include "checks.h"
 #include "evaluate.h"
+#include "principal_pivot.h"
 
 namespace carom::core::lcp {
 namespace {
@@ -281,6 +282,20 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
     return evaluateAnswer(M, q, lo, hi, z, options.residualTolerance, pivots);
   };
 
+  // Lemke's last basis is a solution's in exact arithmetic. Where round-off leaves its answer
+  // outside the bound, principal pivots from the answer's support (principal_pivot.h), at most one
+  // per unknown, usually put it right; an answer they cannot fix is reported as it was.
+  const auto polished = [&](LcpResult answer) {
+    if (answer.solved()) return answer;
+    const PrincipalPivotResult polish =
+        principalPivot(M, q, answer.z, static_cast<int>(n), answer.residualBound);
+    LcpResult better = evaluate(polish.z, answer.steps + polish.steps);
+    if (better.solved()) return better;
+    answer.message += "; principal pivots from its support did not fix it (" +
+                      (polish.settled ? better.message : polish.message) + ")";
+    return answer;
+  };
+
   if ((q.array() >= 0.0).all()) return evaluate(Eigen::VectorXd::Zero(n), 0);  // z = 0 solves
 
   Tableau tableau(M, q, d);
@@ -299,7 +314,7 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
   candidates.reserve(static_cast<std::size_t>(n));
   for (int pivots = 1;; ++pivots) {
     const Eigen::Index leaving = tableau.pivot(row, entering, column);
-    if (leaving == vars.artificial()) return evaluate(tableau.solutionZ(), pivots);
+    if (leaving == vars.artificial()) return polished(evaluate(tableau.solutionZ(), pivots));
     if (pivots >= maxPivots) {
       return unsolved(evaluate(tableau.solutionZ(), pivots), LcpStatus::kPivotLimit,
                       "Lemke: pivot limit of " + std::to_string(maxPivots) + " reached");

@@ -105,6 +105,25 @@ TEST(Lemke, SolvesHalmPosaStepLcps) {
   }
 }
 
+TEST(Lemke, SolvesAnIllConditionedLcpWhoseLastBasisIsOneIndexOff) {
+  // Found by carom-fuzz-laws: M = A Aᵀ + 1e-3 I with four equal rows of A (condition number 3e4).
+  // Lemke's last basis leaves w_1 basic at −5.7e-9 where the solution has z_1 = 5.3e-6; without
+  // the principal-pivoting polish its answer fails the residual check.
+  const double a = -0x1.cdcdcdcdcdcdcp-2;
+  Eigen::MatrixXd A(7, 7);
+  A.row(0) << 0x1.4747474747452p-1, a, a, a, a, a, a;
+  A.row(1).setConstant(a);
+  A.row(2) << -0x1.cdc9709971718p-2, 0x1.4747474747474p-1, 0x1.4545454145654p-1,
+      -0x1.d5d5d5d5d5ep-4, -0x1.fffffffffffe8p-1, -0x1.ff7f1687aa2p-1, -1.0;
+  A.bottomRows(4).setConstant(-1.0);
+  Eigen::VectorXd q(7);
+  q << -0x1.6ffffffffebacp-1, a, a, -0x1.ffffbfc6bbfcp-1, -1.0, -1.0, -1.0;
+  const Eigen::MatrixXd M = A * A.transpose() + 1e-3 * Eigen::MatrixXd::Identity(7, 7);
+  const LcpResult result = solveLemke(M, q);
+  expectSolvesLcp(result, M, q, kTolerance);
+  EXPECT_NEAR(result.z(1), 5.2986e-6, 1e-9);  // the enumerated solution's (support {0,1,2,4,5,6})
+}
+
 TEST(Lemke, SolvesZeroQAndTheEmptyProblemWithoutPivoting) {
   const Eigen::MatrixXd M =
       -Eigen::MatrixXd::Identity(3, 3);  // no class at all: z = 0 still solves

@@ -31,8 +31,8 @@ struct LcpResult {
   ///< share it).
   double residual = 0.0;
   double residualBound = 0.0;  ///< what `residual` was checked against (see residualBoundFor)
-  int steps = 0;               ///< pivots (Lemke) or sweeps (PGS)
-  std::string message;         ///< why the status is not kSolved; empty when solved
+  int steps = 0;        ///< pivots (Lemke, its polish's principal pivots included) or sweeps (PGS)
+  std::string message;  ///< why the status is not kSolved; empty when solved
 
   bool solved() const { return status == LcpStatus::kSolved; }
 };
