@@ -188,16 +188,9 @@ StepDiagnostics VariationalStep::run() {
   m_startOfStep.searched = m_searched;
   m_startOfStep.trial = m_trial;
   m_startOfStep.jointsTrial = m_jointsTrial;
-  // Smallest first: a small island whose run reaches a large one's body links it before its turn,
-  // and the large one does not run (runAndCount); run first, the large one's run up to where it
-  // reached the small one would be taken back.
   std::vector<int> order(islands.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return islands[a].bodies.size() < islands[b].bodies.size();
-  });
-  for (const int id : order)
-    runAndCount(islands, id);
+  runSmallestFirst(islands, std::move(order));
   rerunLinkedIslands(islands);
   m_now = 1;
   applyPersistentEnd(islands);
@@ -211,6 +204,17 @@ StepDiagnostics VariationalStep::run() {
   m_diagnostics.locationProbes = m_probes;
   m_diagnostics.gapQueries = m_gapQueries;
   return m_diagnostics;
+}
+
+void VariationalStep::runSmallestFirst(std::vector<Island>& islands, std::vector<int> ids) {
+  // A small island whose run reaches a large one's body links it before its turn, and the large
+  // one does not run (runAndCount); run first, the large one's run up to where it reached the small
+  // one would be taken back.
+  std::stable_sort(ids.begin(), ids.end(), [&](int a, int b) {
+    return islands[a].bodies.size() < islands[b].bodies.size();
+  });
+  for (const int id : ids)
+    runAndCount(islands, id);
 }
 
 void VariationalStep::runAndCount(std::vector<Island>& islands, int id) {

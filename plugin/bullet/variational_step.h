@@ -403,6 +403,8 @@ class VariationalStep {
   // Stages 4 and 5 for island `id`, its impact events and diagnostics kept apart as its own.
   // An island already linked to another (m_links) is not run: its run would be taken back.
   void runAndCount(std::vector<Island>& islands, int id);
+  // runAndCount for each of `ids`, the islands with fewer bodies first (stably).
+  void runSmallestFirst(std::vector<Island>& islands, std::vector<int> ids);
   // Whether island `id` is linked to another within the step (m_links): its run, taken back and
   // run again with the other's (rerunLinkedIslands), need go no further.
   bool linked(int id) const;

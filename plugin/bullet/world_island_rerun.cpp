@@ -34,6 +34,7 @@ void VariationalStep::rerunLinkedIslands(std::vector<Island>& islands) {
       into.bodies.insert(into.bodies.end(), start.bodies.begin(), start.bodies.end());
       into.pairs.insert(into.pairs.end(), start.pairs.begin(), start.pairs.end());
     }
+    std::vector<int> ids;  // the merged islands'
     for (auto& [root, island] : merged) {
       const int id = static_cast<int>(islands.size());
       for (std::size_t slot = 0; slot < island.bodies.size(); ++slot) {
@@ -43,8 +44,9 @@ void VariationalStep::rerunLinkedIslands(std::vector<Island>& islands) {
       m_startOfStep.islands.push_back(island);
       islands.push_back(std::move(island));
       ++m_diagnostics.islandsJoined;
-      runAndCount(islands, id);
+      ids.push_back(id);
     }
+    runSmallestFirst(islands, std::move(ids));
   }
 }
 
