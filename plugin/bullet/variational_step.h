@@ -883,8 +883,11 @@ class VariationalStep {
   // elastic pair, whose slow bounces must stay bounces (there is no Zeno sequence to cut short).
   double restingSpeedOf(const core::impact::Material& material) const;
   // The bodies of an island's persistent-contact LCP: its bodies at their m_slot; lcpIndexOf adds
-  // a fixed object where a contact side touches one.
-  std::vector<core::impact::ContactBody> lcpBodiesOf(const Island& island) const;
+  // a fixed object where a contact side touches one. Where `group` is given (a landing's,
+  // landingGroupOf), a body outside it has its inverse mass only (no contact of the hold touches
+  // it).
+  std::vector<core::impact::ContactBody> lcpBodiesOf(
+      const Island& island, const std::vector<bool>* group = nullptr) const;
   int lcpIndexOf(int index, const btCollisionObject* object,
                  std::vector<core::impact::ContactBody>& bodies) const;
   // Keeps the held impulses for the next step's warm start and ends every island's held contacts.

@@ -36,12 +36,21 @@ bool inGroup(const std::vector<bool>& group, const CandidatePair& pair) {
 }  // namespace
 
 // The bodies of an island's persistent-contact LCP: the island's bodies at their m_slot, then a
-// fixed object (immovable, with its own velocity) for each contact side that touches one.
-std::vector<core::impact::ContactBody> VariationalStep::lcpBodiesOf(const Island& island) const {
+// fixed object (immovable, with its own velocity) for each contact side that touches one. A body
+// outside `group` is touched by no contact of the hold: it keeps only its inverse mass (which
+// forMassesOf reads), unread otherwise, so that a landing does not flow the island's other bodies
+// to its instant (stateNow) nor turn their inertia.
+std::vector<core::impact::ContactBody> VariationalStep::lcpBodiesOf(
+    const Island& island, const std::vector<bool>* group) const {
   std::vector<core::impact::ContactBody> bodies;
   bodies.reserve(island.bodies.size());
-  for (const int body : island.bodies)
-    bodies.push_back(contactBodyOf(body, m_bodies[body].rigidBody));
+  for (const int body : island.bodies) {
+    if (group == nullptr || (*group)[body]) {
+      bodies.push_back(contactBodyOf(body, m_bodies[body].rigidBody));
+    } else {
+      bodies.emplace_back().inverseMass = m_bodies[body].mass.inverseMass();
+    }
+  }
   return bodies;
 }
 
@@ -230,7 +239,7 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   }
   settleEarlierHolds(id, remaining, group ? &*group : nullptr);
   if (resting.empty()) return;  // each pair in `resting` holds a contact or more
-  std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island);
+  std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island, group ? &*group : nullptr);
   std::vector<core::contact::PersistentContact> contacts;
   std::vector<HeldContact> held;
   std::vector<double> allowance;
