@@ -498,9 +498,11 @@ core::BodyState VariationalStep::flowBody(int index, const core::BodyState& from
   const StepBody& body = m_bodies[index];
   // A body spinning faster than one step's rotation solve reaches (about 1/h rad/s) is flowed in
   // sub-steps of the same map.
+  core::NewtonSettings newton;
+  newton.residual = false;  // the status is all the step reads
   const core::FlowResult result =
       core::flowInSubsteps(body.mass, from, fraction * m_timeStep, body.load,
-                           core::kMaxFlowSubsteps, {}, fewestSubsteps);
+                           core::kMaxFlowSubsteps, newton, fewestSubsteps);
   if (!result.ok()) {
     throw Error("variational step: the LGVI rotation solve failed for a body spinning at " +
                 std::to_string(core::angularVelocityWorld(body.mass, from).norm()) +

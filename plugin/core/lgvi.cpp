@@ -92,8 +92,10 @@ RotationSolution solveRotation(const MassProperties& body, const Vec3& g,
   if (body.isotropic() && g.squaredNorm() <= j * j) {
     solution.F = cayley(g / (j + std::sqrt(j * j - g.squaredNorm())));
     // The residual below with J_d = (j/2)I, without its two matrix products.
-    solution.residual =
-        (0.5 * j * (solution.F - solution.F.transpose()) - hat(g)).cwiseAbs().maxCoeff();
+    if (settings.residual) {
+      solution.residual =
+          (0.5 * j * (solution.F - solution.F.transpose()) - hat(g)).cwiseAbs().maxCoeff();
+    }
     return solution;
   }
   const bool isCayley = settings.chart == RotationChart::kCayley;
@@ -127,9 +129,11 @@ RotationSolution solveRotation(const MassProperties& body, const Vec3& g,
     lastStep = size;
   }
   solution.F = chartToRotation(settings.chart, f);
-  const Mat3& Jd = body.nonStandardInertia();
-  solution.residual =
-      (solution.F * Jd - Jd * solution.F.transpose() - hat(g)).cwiseAbs().maxCoeff();
+  if (settings.residual) {
+    const Mat3& Jd = body.nonStandardInertia();
+    solution.residual =
+        (solution.F * Jd - Jd * solution.F.transpose() - hat(g)).cwiseAbs().maxCoeff();
+  }
   return solution;
 }
 

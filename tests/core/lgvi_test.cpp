@@ -39,6 +39,23 @@ TEST(RotationSolve, BothChartsSolveTheImplicitEquationToRoundOff) {
   }
 }
 
+TEST(RotationSolve, WithoutItsResidualSolvesToTheSameRotation) {
+  // NewtonSettings::residual only skips the residual's computation: the same F and iterations.
+  test::Random random(22);
+  NewtonSettings quiet;
+  quiet.residual = false;
+  for (int i = 0; i < 200; ++i) {
+    const MassProperties body = i % 4 == 0 ? uniformEllipsoid(2.0, {0.3, 0.3, 0.3}) : random.body();
+    const double smallest = body.inertia().eigenvalues().real().minCoeff();
+    const Vec3 g = random.uniform(0.0, 0.5 * smallest) * random.unitVector();
+    const RotationSolution full = solveRotation(body, g), bare = solveRotation(body, g, quiet);
+    ASSERT_EQ(bare.status, SolveStatus::kConverged);
+    EXPECT_EQ(bare.F, full.F);
+    EXPECT_EQ(bare.iterations, full.iterations);
+    EXPECT_EQ(bare.residual, 0.0);
+  }
+}
+
 TEST(RotationSolve, TakesFewIterationsAtSmallSteps) {
   // h‖Π‖/‖J‖ ≈ 0.01 (digest A2): at most 5 Newton iterations.
   const MassProperties body = uniformEllipsoid(1.0, {2, 3, 4});

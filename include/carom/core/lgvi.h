@@ -24,6 +24,10 @@ struct NewtonSettings {
   /// Iteration cap; reaching it is reported as SolveStatus::kIterationLimit, never accepted.
   /// Default 50: at h|Ω| ≈ 0.01–1 the solve takes 2–6 iterations.
   int maxIterations = 50;
+  /// Whether solveRotation fills RotationSolution::residual (left 0 when off): two 3×3 products, a
+  /// fifth of a two-iteration solve. Default on; a caller that reads only the status may turn it
+  /// off (the variational step's flows, most of its probes' cost).
+  bool residual = true;
 };
 
 enum class SolveStatus {
@@ -36,7 +40,7 @@ const char* toString(SolveStatus status);
 struct RotationSolution {
   Mat3 F = Mat3::Identity();  ///< the relative rotation R_kᵀR_{k+1}
   int iterations = 0;         ///< Newton's; 0 for an isotropic body, solved in closed form
-  double residual = 0.0;      ///< max-norm of F J_d − J_d Fᵀ − S(g)
+  double residual = 0.0;  ///< max-norm of F J_d − J_d Fᵀ − S(g) (NewtonSettings::residual)
   SolveStatus status = SolveStatus::kConverged;
 };
 
