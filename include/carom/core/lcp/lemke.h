@@ -36,7 +36,9 @@ struct LemkeOptions {
 
 /// Solves 0 ≤ z ⊥ M z + q ≥ 0. Throws carom::Error when M is not square, q does not match M, an
 /// entry is not finite, or the options are inconsistent (covering vector of the wrong size or not
-/// positive). Every outcome is in the result's status; see LcpResult.
+/// positive). Every outcome is in the result's status; see LcpResult. Where the answer Lemke ends
+/// with fails its residual check, up to 16 principal pivots from its support (Murty's least-index
+/// rule) try to put it right first, and their answer is returned only if it passes.
 LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                      const LemkeOptions& options = {});
 
