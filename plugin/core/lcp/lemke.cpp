@@ -33,10 +33,9 @@ constexpr std::size_t kKeptCoveringSeeds = 32;
 // seed asked again for a larger impact is not drawn again.
 constexpr Eigen::Index kShortestCoveringStream = 88;
 
-// Principal pivots the polish of a failed answer may take (principal_pivot.h). The failed answers
-// seen took 1 (a fuzz case) and 7 (a step LCP of 44 unknowns, residual 0.026 → 7e-11); each pivot
-// factorises the support's block afresh (11 ms at the step LCPs' largest, 352 unknowns), so a
-// failed solve's polish stays under 0.2 s.
+// Principal pivots the polish of a failed answer may take (principal_pivot.h): a basis that is off
+// at all is off by a few indices (docs/measurements.md), and each pivot factorises the support's
+// block afresh (11 ms at the step LCPs' largest, 352 unknowns), so a polish stays under 0.2 s.
 constexpr int kPolishPivots = 16;
 
 // Storage for an n×n B⁻¹: this thread's kept block, or `own` beyond kKeptInverseEntries. One
@@ -288,9 +287,9 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
     return evaluateAnswer(M, q, lo, hi, z, options.residualTolerance, pivots);
   };
 
-  // Lemke's last basis is a solution's in exact arithmetic. Where round-off leaves its answer
-  // outside the bound, a few principal pivots from the answer's support (principal_pivot.h) usually
-  // put it right; an answer they cannot fix is reported as it was.
+  // Lemke's last basis is a solution's in exact arithmetic. Where floating point leaves it off by a
+  // few indices and its answer outside the bound, principal pivots from the answer's support
+  // (principal_pivot.h) put it right; an answer they cannot fix is reported as it was, with why.
   const auto polished = [&](LcpResult answer) {
     if (answer.solved()) return answer;
     const PrincipalPivotResult polish =

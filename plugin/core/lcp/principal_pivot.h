@@ -1,8 +1,8 @@
 // A bounded principal-pivoting polish of an LCP answer that is nearly right: Murty's least-index
 // method (Cottle, Pang & Stone 1992, §4.2) started from the answer's support instead of from z = 0.
-// Lemke's last complementary basis can be off by an index or a few on an ill-conditioned or
-// degenerate problem, leaving a basic w_i below zero (−5.7e-9 in a fuzz case whose solution has
-// z_i = 5.3e-6; one principal pivot put it right) or a step LCP's residual at 0.026 (seven did).
+// Lemke's last complementary basis can be off by a few indices on an ill-conditioned or
+// degenerate problem, a basic w_i below zero where the solution has z_i > 0; a principal pivot on
+// each such index puts it right.
 #pragma once
 
 #include <Eigen/Dense>
