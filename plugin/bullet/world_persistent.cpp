@@ -77,7 +77,6 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
     bool speculative;
     bool closesAtEnd;  // its speculative contacts close exactly at the end of the step
     bool approaching;  // a contact held approaches (normal speed < 0)
-    double top;        // its highest contact held, against gravity (m): a landing's sweep order
     std::vector<PairContact> contacts;  // those held
     std::vector<PairContact> touching;  // all, for markTouching
   };
@@ -154,7 +153,6 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
         speculative,
         closesAtEnd,
         false,
-        0.0,
         {},
         contactsNow(p, closing ? std::max(0.0, distance) + m_holdingReach : m_holdingReach)};
     if (closing) addSinkingVertices(p, found.touching);
@@ -241,20 +239,6 @@ void VariationalStep::holdRestingContacts(const Island& island, int id, double r
   }
   settleEarlierHolds(id, remaining, group ? &*group : nullptr);
   if (resting.empty()) return;  // each pair in `resting` holds a contact or more
-  // A landing's contacts are swept top-down: the landed body's weight then travels down the pile
-  // within a sweep, as Gauss–Seidel carries a load down a stack in that order only. In the bin's
-  // pour its holds take a fifth fewer sweeps; bottom-up, or outward from the landing, no fewer than
-  // in the island's order (docs/measurements.md).
-  if (mode == Hold::kLanding && !m_world.getGravity().isZero()) {
-    const core::Vec3 up = -toEigen(m_world.getGravity()).normalized();
-    for (Resting& pairResting : resting) {
-      pairResting.top = -std::numeric_limits<double>::infinity();
-      for (const PairContact& contact : pairResting.contacts)
-        pairResting.top = std::max(pairResting.top, up.dot(contact.point));
-    }
-    std::stable_sort(resting.begin(), resting.end(),
-                     [](const Resting& a, const Resting& b) { return a.top > b.top; });
-  }
   std::vector<core::impact::ContactBody> bodies = lcpBodiesOf(island, group ? &*group : nullptr);
   std::vector<core::contact::PersistentContact> contacts;
   std::vector<HeldContact> held;
