@@ -123,7 +123,13 @@ PersistentContactSettings variant(int which) {
 void BM_LandingHold(benchmark::State& state) {
   const int levels = static_cast<int>(state.range(0));
   const PersistentContactSettings settings = variant(static_cast<int>(state.range(1)));
-  const Pile pile = landedOn(restingPyramid(levels), levels);
+  Pile pile;
+  try {
+    pile = landedOn(restingPyramid(levels), levels);
+  } catch (const std::exception& e) {  // the resting pile unsolved, or an invalid problem
+    state.SkipWithError(e.what());
+    return;
+  }
   carom::core::contact::PersistentContactWorkspace workspace;
   PersistentContactReport report;
   for (auto _ : state) {
