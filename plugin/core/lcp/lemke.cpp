@@ -19,11 +19,11 @@ namespace {
 // lexicographic test. Dimensionless; 1e-12 sits above the round-off of a few hundred pivots.
 constexpr double kTieTolerance = 1e-12;
 
-// B⁻¹'s storage is kept per thread from solve to solve up to this many entries (2 MB: the LCPs of
-// an impact of 32 contacts have up to 352 unknowns): the sequence of LCPs of a simultaneous impact
-// would otherwise take a fresh n² block per solve and fault its pages in. Larger problems allocate
-// their own.
-constexpr std::size_t kKeptInverseEntries = std::size_t{1} << 18;
+// The etas' storage is kept per thread from solve to solve up to this many entries (2 MB: the LCPs
+// of an impact of 32 contacts have up to 352 unknowns and take about as many pivots), so that the
+// sequence of LCPs of a simultaneous impact does not fault fresh pages in for each; beyond it, it
+// is given back after the solve.
+constexpr std::size_t kKeptEtaEntries = std::size_t{1} << 18;
 
 // Covering-vector streams kept per thread (randomCoveringVector), the least recently asked
 // replaced: more than the seeds of one simultaneous impact's steps and attempts (about ten in the
@@ -38,14 +38,17 @@ constexpr Eigen::Index kShortestCoveringStream = 88;
 // block afresh (11 ms at the step LCPs' largest, 352 unknowns), so a polish stays under 0.2 s.
 constexpr int kPolishPivots = 16;
 
-// Storage for an n×n B⁻¹: this thread's kept block, or `own` beyond kKeptInverseEntries. One
-// Tableau at a time per thread (solveLemke does not nest).
-double* inverseStorage(Eigen::Index n, std::vector<double>& own) {
-  thread_local std::vector<double> kept;
-  const std::size_t entries = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-  std::vector<double>& storage = entries <= kKeptInverseEntries ? kept : own;
-  if (storage.size() < entries) storage.resize(entries);
-  return storage.data();
+// The solve's vectors, kept per thread from solve to solve: a Halm–Posa impact solves a few small
+// LCPs, and a dozen allocations each would cost a tenth of their pivots. One Tableau at a time per
+// thread (solveLemke does not nest).
+struct Scratch {
+  std::vector<Eigen::Index> basis, etaRows, rows, candidates;
+  std::vector<double> etaColumns, ratios;
+  Eigen::VectorXd values, keyColumn, column;
+};
+Scratch& scratch() {
+  thread_local Scratch kept;
+  return kept;
 }
 
 // The variables of the augmented system  I w − M z − d z0 = q, numbered w_0..w_{n−1},
@@ -67,17 +70,18 @@ class Variables {
   Eigen::Index n_;
 };
 
-// The revised-simplex state: the basic variable of each row, B⁻¹ and the basic values B⁻¹q.
-// B⁻¹'s rows are also the lexicographic tie-breakers (Cottle, Pang & Stone, ch. 4: a
-// lexicographically positive basis stays so under the lexicographic ratio rule, so no basis
-// repeats and Lemke cannot cycle).
+// The revised-simplex state: the basic variable of each row, B⁻¹ as a product of the pivots'
+// elementary matrices (the product form of the inverse), and the basic values B⁻¹q. B⁻¹'s rows
+// are also the lexicographic tie-breakers (Cottle, Pang & Stone, ch. 4: a lexicographically
+// positive basis stays so under the lexicographic ratio rule, so no basis repeats and Lemke cannot
+// cycle).
 //
-// A pivot's work is in its entering column B⁻¹ a_v and its update of B⁻¹. Both run over the
-// columns of B⁻¹ that pivots have changed, `pivoted_`: B⁻¹ starts as I, and a pivot on row r
-// changes only columns whose pivot-row entry is nonzero, the row r's own among them; every other
-// column stays e_j, exactly. So B⁻¹a is a's entries in the unit columns plus a product over the
-// pivoted ones, and the rank-one update touches the pivoted columns only: the work per pivot is
-// n times the rows pivoted so far, not n², on a contact problem's dense columns.
+// Pivot k on row r with entering column c = B_k⁻¹a (c_r ≠ 0) makes B_{k+1}⁻¹ = E_k B_k⁻¹, E_k the
+// identity but for column r: −c_i/c_r off row r, 1/c_r on it (the product form of the inverse,
+// Dantzig & Orchard-Hays 1954). A pivot keeps c and r only; B⁻¹x is the etas applied to x in
+// turn, each skipped where x_r is zero. A pivot's work is then the one product for its entering
+// column, where updating an explicit B⁻¹ costs that product and as much again. A tie of the ratio
+// test takes B⁻¹'s column of each key it reads the same way.
 class Tableau {
  public:
   Tableau(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& d)
@@ -85,16 +89,23 @@ class Tableau {
         q_(q),
         d_(d),
         vars_(q.size()),
-        basis_(q.size()),
-        inverse_(inverseStorage(q.size(), ownInverse_), q.size(), q.size()),
-        values_(q),
-        isPivoted_(static_cast<std::size_t>(q.size()), 0) {
-    // B⁻¹ = I: a unit column's storage is neither read nor written until its first pivot (inverse),
-    // so it is not cleared here (n² entries per solve, most of them never pivoted).
+        basis_(scratch().basis),
+        values_(scratch().values),
+        etaRows_(scratch().etaRows),
+        etaColumns_(scratch().etaColumns),
+        ratios_(scratch().ratios),
+        keyColumn_(scratch().keyColumn) {
+    basis_.resize(static_cast<std::size_t>(q.size()));
+    values_ = q;
+    etaRows_.clear();
     for (Eigen::Index i = 0; i < size(); ++i)
       basis_[i] = i;  // start from w = q
-    pivoted_.reserve(static_cast<std::size_t>(size()));
   }
+  ~Tableau() {
+    if (etaColumns_.capacity() > kKeptEtaEntries) std::vector<double>().swap(etaColumns_);
+  }
+  Tableau(const Tableau&) = delete;
+  Tableau& operator=(const Tableau&) = delete;
 
   Eigen::Index size() const { return q_.size(); }
   const Variables& variables() const { return vars_; }
@@ -104,40 +115,25 @@ class Tableau {
   // `column` (kept from pivot to pivot: a pivot allocates nothing).
   void column(Eigen::Index v, Eigen::VectorXd& column) const {
     if (vars_.isW(v)) {
-      if (isPivoted_[static_cast<std::size_t>(v)]) {
-        column = inverse_.col(v);
-      } else {
-        column.setZero(size());
-        column(v) = 1.0;
-      }
+      column.setZero(size());
+      column(v) = 1.0;
     } else if (vars_.isZ(v)) {
-      negatedInverseTimes(M_.col(v - size()), column);
+      column = -M_.col(v - size());
     } else {
-      negatedInverseTimes(d_, column);
+      column = -d_;
     }
+    applyInverse(column);
   }
 
   // Gauss–Jordan pivot: `entering` replaces the basic variable of `row`; returns that variable.
   Eigen::Index pivot(Eigen::Index row, Eigen::Index entering, const Eigen::VectorXd& column) {
-    const double p = column(row);
-    if (!isPivoted_[static_cast<std::size_t>(row)]) {  // its column leaves e_row now
-      isPivoted_[static_cast<std::size_t>(row)] = 1;
-      pivoted_.push_back(row);
-      inverse_.col(row).setZero();
-      inverse_(row, row) = 1.0;
-    }
-    values_(row) /= p;
-    factors_ = column;
-    factors_(row) = 0.0;
-    // Row `row` of B⁻¹ is zero outside the pivoted columns (each unit column's one nonzero lies
-    // in its own row), so the scaling and the update are taken over those.
-    for (const Eigen::Index c : pivoted_) {
-      double& entry = inverse_(row, c);
-      if (entry == 0.0) continue;
-      entry /= p;
-      inverse_.col(c) -= factors_ * entry;
-    }
-    values_ -= factors_ * values_(row);
+    const Eigen::Index n = size();
+    const std::size_t k = etaRows_.size();
+    etaRows_.push_back(row);
+    if (etaColumns_.size() < (k + 1) * static_cast<std::size_t>(n))
+      etaColumns_.resize((k + 1) * static_cast<std::size_t>(n));
+    std::copy(column.data(), column.data() + n, etaColumns_.data() + k * n);
+    eliminate(values_.data(), row, column.data());
     const Eigen::Index leaving = basis_[row];
     basis_[row] = entering;
     return leaving;
@@ -150,17 +146,23 @@ class Tableau {
   Eigen::Index lexicographicMinimum(std::vector<Eigen::Index>& rows,
                                     const Eigen::VectorXd& divisor) const {
     for (Eigen::Index key = -1; key < size() && rows.size() > 1; ++key) {
+      if (key >= 0) {  // B⁻¹'s column `key`, for its entries in the rows tied
+        keyColumn_.setZero(size());
+        keyColumn_(key) = 1.0;
+        applyInverse(keyColumn_);
+      }
       ratios_.resize(rows.size());  // each row's ratio, divided once
       double least = std::numeric_limits<double>::infinity();
       for (std::size_t k = 0; k < rows.size(); ++k) {
         const Eigen::Index i = rows[k];
-        ratios_[k] = (key < 0 ? values_(i) : inverse(i, key)) / divisor(i);
+        ratios_[k] = (key < 0 ? values_(i) : keyColumn_(i)) / divisor(i);
         least = std::min(least, ratios_[k]);
       }
       const double slack = kTieTolerance * std::max(1.0, std::abs(least));
       std::size_t tied = 0;
-      for (std::size_t k = 0; k < rows.size(); ++k) {
-        if (ratios_[k] <= least + slack) rows[tied++] = rows[k];
+      for (std::size_t k = 0; k < rows.size(); ++k) {  // without a branch, as the candidates
+        rows[tied] = rows[k];
+        tied += static_cast<std::size_t>(ratios_[k] <= least + slack);
       }
       rows.resize(tied);
       if (key < 0) {
@@ -173,7 +175,7 @@ class Tableau {
   }
 
   // The basic solution's z, with one step of iterative refinement (x += B⁻¹(q − B x)) to undo
-  // most of the round-off that the product-form updates of B⁻¹ accumulate.
+  // most of the round-off that the product form accumulates.
   Eigen::VectorXd solutionZ() const {
     // B x summed over the basis's columns (e_i, −M's or −d); B itself is never formed: its n²
     // entries are a megabyte per solve for an impact of a few hundred unknowns.
@@ -188,9 +190,8 @@ class Tableau {
         residual += d_ * values_(i);
       }
     }
-    Eigen::VectorXd correction;
-    negatedInverseTimes(residual, correction);
-    const Eigen::VectorXd refined = values_ - correction;
+    applyInverse(residual);
+    const Eigen::VectorXd refined = values_ + residual;
     Eigen::VectorXd z = Eigen::VectorXd::Zero(size());
     for (Eigen::Index i = 0; i < size(); ++i) {
       // Basic values are non-negative by the ratio test; clip round-off below zero here so that
@@ -201,43 +202,35 @@ class Tableau {
   }
 
  private:
-  // B⁻¹'s entry (i, j), a unit column's where j has not been pivoted on.
-  double inverse(Eigen::Index i, Eigen::Index j) const {
-    if (isPivoted_[static_cast<std::size_t>(j)]) return inverse_(i, j);
-    return i == j ? 1.0 : 0.0;
+  // x ← E x for the pivot on `row` with entering column c: x_row / c_row, less that times c_i in
+  // every other row.
+  void eliminate(double* x, Eigen::Index row, const double* c) const {
+    const double scaled = x[row] / c[row];
+    if (scaled == 0.0) return;
+    for (Eigen::Index i = 0; i < size(); ++i)
+      x[i] -= c[i] * scaled;
+    x[row] = scaled;
   }
 
-  // −B⁻¹ x into `product`: x's entries at the unit columns, the pivoted columns' products, in
-  // the order of x's entries.
-  template <typename Vector>
-  void negatedInverseTimes(const Eigen::MatrixBase<Vector>& x, Eigen::VectorXd& product) const {
-    product.setZero(size());
-    for (Eigen::Index i = 0; i < size(); ++i) {
-      if (x(i) == 0.0) continue;
-      if (isPivoted_[static_cast<std::size_t>(i)]) {
-        product -= inverse_.col(i) * x(i);
-      } else {
-        product(i) -= x(i);
-      }
-    }
+  // x ← B⁻¹x: the pivots' etas in the order taken.
+  void applyInverse(Eigen::VectorXd& x) const {
+    const Eigen::Index n = size();
+    for (std::size_t k = 0; k < etaRows_.size(); ++k)
+      eliminate(x.data(), etaRows_[k], etaColumns_.data() + k * n);
   }
 
   const Eigen::MatrixXd& M_;
   const Eigen::VectorXd& q_;
   const Eigen::VectorXd& d_;
   Variables vars_;
-  std::vector<Eigen::Index> basis_;
-  std::vector<double> ownInverse_;       // B⁻¹'s storage where inverseStorage gives none
-  Eigen::Map<Eigen::MatrixXd> inverse_;  // B⁻¹'s pivoted columns (inverse(i, j) reads every one)
-  Eigen::VectorXd values_;               // B⁻¹ q: the basic variables' values
-  // The rows pivoted on so far, whose columns of B⁻¹ are no longer unit columns, as a list and
-  // as flags (char, not std::vector<bool>: read in every product).
-  std::vector<Eigen::Index> pivoted_;
-  std::vector<char> isPivoted_;
-  // Scratch kept so that a pivot allocates nothing: the pivot's multipliers, the ratio test's
-  // ratios.
-  Eigen::VectorXd factors_;
-  mutable std::vector<double> ratios_;
+  std::vector<Eigen::Index>& basis_;
+  Eigen::VectorXd& values_;  // B⁻¹ q: the basic variables' values
+  // The etas: each pivot's row, and its entering column (n entries each, in order).
+  std::vector<Eigen::Index>& etaRows_;
+  std::vector<double>& etaColumns_;
+  // Scratch: the ratio test's ratios, and B⁻¹'s column of a tie-breaking key.
+  std::vector<double>& ratios_;
+  Eigen::VectorXd& keyColumn_;
 };
 
 Eigen::VectorXd coveringVectorFor(const LemkeOptions& options, Eigen::Index n) {
@@ -305,18 +298,19 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
 
   Tableau tableau(M, q, d);
   const Variables& vars = tableau.variables();
-  std::vector<Eigen::Index> allRows(n);
+  std::vector<Eigen::Index>& allRows = scratch().rows;
+  allRows.resize(static_cast<std::size_t>(n));
   for (Eigen::Index i = 0; i < n; ++i)
     allRows[i] = i;
 
   // First pivot: z0 enters at the level that makes w = q + d z0 ≥ 0; the blocking row is the
   // lexicographic minimum of [q_i, e_i] / d_i (the most negative q_i/d_i, ties broken by B⁻¹ = I).
   Eigen::Index entering = vars.artificial();
-  Eigen::VectorXd column(n);
+  Eigen::VectorXd& column = scratch().column;
   tableau.column(entering, column);
   Eigen::Index row = tableau.lexicographicMinimum(allRows, -column);
-  std::vector<Eigen::Index> candidates;  // the rows the entering variable can block, per pivot
-  candidates.reserve(static_cast<std::size_t>(n));
+  // The rows the entering variable can block, per pivot.
+  std::vector<Eigen::Index>& candidates = scratch().candidates;
   for (int pivots = 1;; ++pivots) {
     const Eigen::Index leaving = tableau.pivot(row, entering, column);
     if (leaving == vars.artificial()) return polished(evaluate(tableau.solutionZ(), pivots));
