@@ -19,11 +19,11 @@ namespace {
 // lexicographic test. Dimensionless; 1e-12 sits above the round-off of a few hundred pivots.
 constexpr double kTieTolerance = 1e-12;
 
-// The etas' storage is kept per thread from solve to solve up to this many entries (2 MB: the LCPs
-// of an impact of 32 contacts have up to 352 unknowns and take about as many pivots), so that the
-// sequence of LCPs of a simultaneous impact does not fault fresh pages in for each; beyond it, it
-// is given back after the solve.
-constexpr std::size_t kKeptEtaEntries = std::size_t{1} << 18;
+// The etas' storage (at most n², Tableau) and a folded B⁻¹'s are kept per thread from solve to
+// solve up to this many entries each (2 MB: n² for the LCPs of an impact of 32 contacts, up to 352
+// unknowns), so that the sequence of LCPs of a simultaneous impact does not fault fresh pages in
+// for each; beyond it, they are given back after the solve.
+constexpr Eigen::Index kKeptEntries = Eigen::Index{1} << 18;
 
 // Covering-vector streams kept per thread (randomCoveringVector), the least recently asked
 // replaced: more than the seeds of one simultaneous impact's steps and attempts (about ten in the
@@ -45,6 +45,7 @@ struct Scratch {
   std::vector<Eigen::Index> basis, etaRows, rows, candidates;
   std::vector<double> etaColumns, ratios;
   Eigen::VectorXd values, keyColumn, column;
+  Eigen::MatrixXd base;
 };
 Scratch& scratch() {
   thread_local Scratch kept;
@@ -81,7 +82,10 @@ class Variables {
 // Dantzig & Orchard-Hays 1954). A pivot keeps c and r only; B⁻¹x is the etas applied to x in
 // turn, each skipped where x_r is zero. A pivot's work is then the one product for its entering
 // column, where updating an explicit B⁻¹ costs that product and as much again. A tie of the ratio
-// test takes B⁻¹'s column of each key it reads the same way.
+// test takes B⁻¹'s column of each key it reads the same way. After n pivots the etas are folded
+// into an explicit B⁻¹ (`base_`), which the etas after them then multiply: a solve that runs long
+// (Murty's LCPs take 2ⁿ pivots) costs n² a pivot and n² memory, as an explicit B⁻¹ does, where
+// the etas alone would grow with the pivots taken.
 class Tableau {
  public:
   Tableau(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& d)
@@ -93,6 +97,7 @@ class Tableau {
         values_(scratch().values),
         etaRows_(scratch().etaRows),
         etaColumns_(scratch().etaColumns),
+        base_(scratch().base),
         ratios_(scratch().ratios),
         keyColumn_(scratch().keyColumn) {
     basis_.resize(static_cast<std::size_t>(q.size()));
@@ -102,7 +107,9 @@ class Tableau {
       basis_[i] = i;  // start from w = q
   }
   ~Tableau() {
-    if (etaColumns_.capacity() > kKeptEtaEntries) std::vector<double>().swap(etaColumns_);
+    if (etaColumns_.capacity() > static_cast<std::size_t>(kKeptEntries))
+      std::vector<double>().swap(etaColumns_);
+    if (base_.size() > kKeptEntries) base_.resize(0, 0);
   }
   Tableau(const Tableau&) = delete;
   Tableau& operator=(const Tableau&) = delete;
@@ -133,6 +140,7 @@ class Tableau {
     if (etaColumns_.size() < (k + 1) * static_cast<std::size_t>(n))
       etaColumns_.resize((k + 1) * static_cast<std::size_t>(n));
     std::copy(column.data(), column.data() + n, etaColumns_.data() + k * n);
+    if (etaRows_.size() == static_cast<std::size_t>(n)) fold();
     eliminate(values_.data(), row, column.data());
     const Eigen::Index leaving = basis_[row];
     basis_[row] = entering;
@@ -215,8 +223,27 @@ class Tableau {
   // x ← B⁻¹x: the pivots' etas in the order taken.
   void applyInverse(Eigen::VectorXd& x) const {
     const Eigen::Index n = size();
+    if (folded_) multiplyByBase(x);
     for (std::size_t k = 0; k < etaRows_.size(); ++k)
       eliminate(x.data(), etaRows_[k], etaColumns_.data() + k * n);
+  }
+
+  // x ← base_ x, the B⁻¹ the etas were folded into.
+  void multiplyByBase(Eigen::VectorXd& x) const {
+    product_.noalias() = base_ * x;
+    x.swap(product_);
+  }
+
+  // base_ ← the etas times base_ (I before the first fold), and no etas left.
+  void fold() {
+    const Eigen::Index n = size();
+    if (!folded_) base_.setIdentity(n, n);
+    folded_ = true;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      for (std::size_t k = 0; k < etaRows_.size(); ++k)
+        eliminate(base_.col(j).data(), etaRows_[k], etaColumns_.data() + k * n);
+    }
+    etaRows_.clear();
   }
 
   const Eigen::MatrixXd& M_;
@@ -228,6 +255,10 @@ class Tableau {
   // The etas: each pivot's row, and its entering column (n entries each, in order).
   std::vector<Eigen::Index>& etaRows_;
   std::vector<double>& etaColumns_;
+  // B⁻¹ before the etas, once they have been folded (fold); and a product's scratch.
+  bool folded_ = false;
+  Eigen::MatrixXd& base_;
+  mutable Eigen::VectorXd product_;
   // Scratch: the ratio test's ratios, and B⁻¹'s column of a tie-breaking key.
   std::vector<double>& ratios_;
   Eigen::VectorXd& keyColumn_;

@@ -124,6 +124,23 @@ TEST(Lemke, SolvesAnIllConditionedLcpWhoseLastBasisIsOneIndexOff) {
   EXPECT_NEAR(result.z(1), 5.2986e-6, 1e-9);  // the enumerated solution's (support {0,1,2,4,5,6})
 }
 
+// Murty's LCPs (Murty 1978): M lower triangular with 1 on the diagonal and 2 below it, q = −1.
+// Lemke with d = 1 takes 2ⁿ pivots to its one solution z = e₁ (w = (0, 1, …, 1)): many times n,
+// so the tableau's etas are folded into its explicit B⁻¹ again and again (lemke.cpp, Tableau).
+TEST(Lemke, TakesTwoToTheNPivotsOnMurtysLcpsAndSolvesThem) {
+  for (Eigen::Index n = 2; n <= 11; ++n) {
+    Eigen::MatrixXd M = Eigen::MatrixXd::Identity(n, n);
+    M.triangularView<Eigen::StrictlyLower>().setConstant(2.0);
+    const Eigen::VectorXd q = -Eigen::VectorXd::Ones(n);
+    LemkeOptions options;
+    options.maxPivots = 1 << 12;
+    const LcpResult result = solveLemke(M, q, options);
+    expectSolvesLcp(result, M, q, kTolerance);
+    EXPECT_EQ(result.steps, 1 << n) << n;
+    EXPECT_LE((result.z - Eigen::VectorXd::Unit(n, 0)).lpNorm<Eigen::Infinity>(), kTolerance) << n;
+  }
+}
+
 TEST(Lemke, SolvesZeroQAndTheEmptyProblemWithoutPivoting) {
   const Eigen::MatrixXd M =
       -Eigen::MatrixXd::Identity(3, 3);  // no class at all: z = 0 still solves
