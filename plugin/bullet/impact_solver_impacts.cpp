@@ -314,20 +314,23 @@ void keepPlasticContacts(Island& island, const std::vector<bool>& struckPlastica
 // to `impacts` into `joined`.
 void strikePlasticPiles(Island& island, const ImpactSolverSettings& settings, DisjointSets& joined,
                         std::vector<IslandContact*>& impacts) {
-  std::vector<bool> inImpact(island.contacts.size(), false);
-  std::vector<std::vector<std::size_t>> contactsOf(island.bodies.size());
-  for (std::size_t c = 0; c < island.contacts.size(); ++c) {
-    const IslandContact& contact = island.contacts[c];
-    for (const int body : {contact.bodyA, contact.bodyB})
-      contactsOf[static_cast<std::size_t>(body)].push_back(c);
-  }
   std::vector<int> frontier;  // dynamic bodies whose plastic contacts are still to be followed
   for (const IslandContact* contact : impacts) {
-    inImpact[static_cast<std::size_t>(contact - island.contacts.data())] = true;
     if (normalVelocity(island, *contact) >= -2 * settings.restingThreshold) continue;
     for (const int body : {contact->bodyA, contact->bodyB}) {
       if (island.bodies[body].dynamic) frontier.push_back(body);
     }
+  }
+  if (frontier.empty()) return;
+  std::vector<bool> inImpact(island.contacts.size(), false);
+  for (const IslandContact* contact : impacts)
+    inImpact[static_cast<std::size_t>(contact - island.contacts.data())] = true;
+  std::vector<std::vector<std::size_t>> contactsOf(island.bodies.size());  // plastic ones
+  for (std::size_t c = 0; c < island.contacts.size(); ++c) {
+    const IslandContact& contact = island.contacts[c];
+    if (contact.material.restitution != 0) continue;
+    for (const int body : {contact.bodyA, contact.bodyB})
+      contactsOf[static_cast<std::size_t>(body)].push_back(c);
   }
   std::vector<bool> followed(island.bodies.size(), false);
   while (!frontier.empty()) {
@@ -338,9 +341,7 @@ void strikePlasticPiles(Island& island, const ImpactSolverSettings& settings, Di
     for (const std::size_t c : contactsOf[static_cast<std::size_t>(body)]) {
       IslandContact& contact = island.contacts[c];
       const int other = contact.bodyA == body ? contact.bodyB : contact.bodyA;
-      if (inImpact[c] || contact.material.restitution != 0 || jointed(island, other) ||
-          !closesWithinStep(island, contact))
-        continue;
+      if (inImpact[c] || jointed(island, other) || !closesWithinStep(island, contact)) continue;
       inImpact[c] = true;
       impacts.push_back(&contact);
       if (!island.bodies[other].dynamic) continue;
