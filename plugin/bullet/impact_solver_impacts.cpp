@@ -307,11 +307,11 @@ void keepPlasticContacts(Island& island, const std::vector<bool>& struckPlastica
 // approach over twice it: a plastic impact shares its speed between equal masses) strikes the pile
 // they rest in at once: every plastic contact of bodies no joint holds that touches or closes
 // within the step, reached from its bodies through such contacts. Struck only once they approach,
-// the impact went down the pile one level per round (a pyramid of boxes landing level on level:
-// five or six rounds a step, each an impact of 120–190 contacts by sweeps). A slower impact (a wall
-// settling) leaves its neighbours to the contact LCP; a jointed body's resting contacts wait until
-// they approach, as a walker's trailing foot, touching at heel strike, must. Joins what it appends
-// to `impacts` into `joined`.
+// the impact would go down the pile one level per round, each round an impact of the whole pile
+// above (a pyramid of boxes landing level on level). A slower impact (a wall settling) leaves its
+// neighbours to the contact LCP; a jointed body's resting contacts wait until they approach, as a
+// walker's trailing foot, touching at heel strike, must. Joins what it appends to `impacts` into
+// `joined`.
 void strikePlasticPiles(Island& island, const ImpactSolverSettings& settings, DisjointSets& joined,
                         std::vector<IslandContact*>& impacts) {
   std::vector<int> frontier;  // dynamic bodies whose plastic contacts are still to be followed

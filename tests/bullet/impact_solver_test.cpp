@@ -473,7 +473,7 @@ TEST(ImpactSolver, APlasticStrikeThroughAStackStopsItInTwoRounds) {
 // the strike goes down the column's touching contacts at once (strikePlasticPiles,
 // impact_solver_impacts.cpp), one impact of every contact from the top box to the ground, each
 // struck once, and the column stops in it. Struck only once they approached, level by level, the
-// twenty contacts took sixty strikes in the step, the upper ones again with each level below.
+// upper contacts would be struck again with each level below.
 // At 0.08 m/s, under twice the resting threshold, the strike leaves the column's other contacts
 // to the contact LCP.
 TEST(ImpactSolver, AFastPlasticStrikeGoesDownAColumnInOneImpact) {

@@ -72,7 +72,7 @@ class Variables {
 };
 
 // The revised-simplex state: the basic variable of each row, B⁻¹ as a product of the pivots'
-// elementary matrices (the product form of the inverse), and the basic values B⁻¹q. B⁻¹'s rows
+// elementary matrices, and the basic values B⁻¹q. B⁻¹'s rows
 // are also the lexicographic tie-breakers (Cottle, Pang & Stone, ch. 4: a lexicographically
 // positive basis stays so under the lexicographic ratio rule, so no basis repeats and Lemke cannot
 // cycle).
@@ -84,8 +84,8 @@ class Variables {
 // column, where updating an explicit B⁻¹ costs that product and as much again. A tie of the ratio
 // test takes B⁻¹'s column of each key it reads the same way. After n pivots the etas are folded
 // into an explicit B⁻¹ (`base_`), which the etas after them then multiply: a solve that runs long
-// (Murty's LCPs take 2ⁿ pivots) costs n² a pivot and n² memory, as an explicit B⁻¹ does, where
-// the etas alone would grow with the pivots taken.
+// (Murty's LCPs take 2ⁿ pivots) costs n² a pivot, as an explicit B⁻¹ does, and 2n² memory at
+// most (that B⁻¹ and n etas), where the etas alone would grow with the pivots taken.
 class Tableau {
  public:
   Tableau(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const Eigen::VectorXd& d)
