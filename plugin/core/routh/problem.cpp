@@ -86,6 +86,23 @@ bool solveBlock(const Eigen::Ref<const Eigen::MatrixXd>& block,
   return choleskySolve<Eigen::MatrixXd>(block, rows);
 }
 
+// out = in Qᵀ, Q = blockdiag(I_m, Dᵀ, …, Dᵀ): in's first m columns as they are, then each
+// contact's r tangent columns spread to its k directions (D is r × k, r ≤ 2). Written out, column
+// by column: Eigen's general product on these few-entry operands costs several times their
+// arithmetic.
+template <class In, class Out>
+void spreadColumns(const Eigen::MatrixXd& D, Eigen::Index m, const In& in, Out&& out) {
+  const Eigen::Index r = D.rows(), k = D.cols();
+  out.leftCols(m) = in.leftCols(m);
+  for (Eigen::Index i = 0; m + r * i < in.cols(); ++i) {
+    for (Eigen::Index j = 0; j < k; ++j) {
+      out.col(m + k * i + j) = D(0, j) * in.col(m + r * i);
+      for (Eigen::Index a = 1; a < r; ++a)
+        out.col(m + k * i + j) += D(a, j) * in.col(m + r * i + a);
+    }
+  }
+}
+
 }  // namespace
 
 ImpactProblem ImpactProblem::planar(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn,
@@ -93,12 +110,9 @@ ImpactProblem ImpactProblem::planar(const Eigen::MatrixXd& M, const Eigen::Matri
   checkCommon(M, Jn, mu);
   requireShape(Jt, Jn.rows(), M.cols(), "tangentJacobian");
   requireFinite(Jt, "tangentJacobian");
-  Eigen::MatrixXd JD(2 * Jn.rows(), M.cols());
-  for (Eigen::Index i = 0; i < Jn.rows(); ++i) {
-    JD.row(2 * i) = Jt.row(i);
-    JD.row(2 * i + 1) = -Jt.row(i);
-  }
-  return ImpactProblem(M, Jn, Jt, JD, mu, 2);
+  Eigen::MatrixXd D(1, 2);  // D = [+1, −1]: J_D,i = [J_t,i; −J_t,i]
+  D << 1.0, -1.0;
+  return ImpactProblem(M, Jn, Jt, D, mu);
 }
 
 ImpactProblem ImpactProblem::spatial(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn,
@@ -115,39 +129,43 @@ ImpactProblem ImpactProblem::spatial(const Eigen::MatrixXd& M, const Eigen::Matr
     const double angle = 2.0 * EIGEN_PI * static_cast<double>(j) / static_cast<double>(k);
     D.col(j) << std::cos(angle), std::sin(angle);
   }
-  Eigen::MatrixXd JD(k * Jn.rows(), M.cols());
-  for (Eigen::Index i = 0; i < Jn.rows(); ++i)
-    JD.middleRows(k * i, k) = D.transpose() * Jt.middleRows(2 * i, 2);
-  return ImpactProblem(M, Jn, Jt, JD, mu, k);
+  return ImpactProblem(M, Jn, Jt, D, mu);
 }
 
 ImpactProblem::ImpactProblem(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn,
-                             const Eigen::MatrixXd& Jt, const Eigen::MatrixXd& JD,
-                             const Eigen::VectorXd& mu, Eigen::Index k)
-    : M_(M), Jn_(Jn), Jt_(Jt), JD_(JD), mu_(mu), k_(k) {
+                             const Eigen::MatrixXd& Jt, const Eigen::MatrixXd& D,
+                             const Eigen::VectorXd& mu)
+    : M_(M), Jn_(Jn), Jt_(Jt), mu_(mu), k_(D.cols()) {
   if (!M.isApprox(M.transpose(), 1e-12)) throw Error("massMatrix must be symmetric");
-  const Eigen::Index m = contacts(), nD = frictionRows();
-  Eigen::MatrixXd Jbar(m + nD, dofs());
-  Jbar << Jn_, JD_;
-  // M⁻¹ J̄ᵀ block by block of M: a simultaneous impact of b bodies factorizes 4b blocks of at most
+  const Eigen::Index m = contacts(), k = k_, r = D.rows(), nD = frictionRows();
+  Eigen::MatrixXd JDt(dofs(), nD);  // J_Dᵀ = J_tᵀ blockdiag(D, …, D)
+  spreadColumns(D, 0, Eigen::MatrixXd(Jt_.transpose()), JDt);
+  JD_ = JDt.transpose();
+  // M⁻¹ and the products through it on the contact frames' rows F = [J_n; J_t], (1 + r)m of them,
+  // then spread to the k directions (J̄ = Q F): the (1 + k)m rows of J̄ would take (1 + k)²/(1 + r)²
+  // the multiplications of G = F M⁻¹ Fᵀ, nine times in 3D.
+  Eigen::MatrixXd F(m + r * m, dofs());
+  F << Jn_, Jt_;
+  // M⁻¹ Fᵀ block by block of M: a simultaneous impact of b bodies factorizes 4b blocks of at most
   // 3 × 3, not one 6b × 6b matrix.
-  MinvJbarT_ = Jbar.transpose();
+  Eigen::MatrixXd MinvFt = F.transpose();
   for (const auto& [start, size] : diagonalBlocks(M)) {
-    if (!solveBlock(M.block(start, start, size, size), MinvJbarT_.middleRows(start, size)))
+    if (!solveBlock(M.block(start, start, size, size), MinvFt.middleRows(start, size)))
       throw Error("massMatrix must be positive definite");
   }
-  // (75b) with the transposes restored (digest §10), blocks [β | λ_n | λ_D | γ]. The λ block is
-  // written whole by its product (into W, no temporary), so only its border is cleared: for an
-  // impact of 8 contacts, 41 kB of W's 62 kB are not cleared only to be overwritten.
+  MinvJbarT_.resize(dofs(), m + nD);
+  spreadColumns(D, m, MinvFt, MinvJbarT_);  // M⁻¹J̄ᵀ = M⁻¹Fᵀ Qᵀ
+  // J̄M⁻¹J̄ᵀ = Q G Qᵀ = (G Qᵀ)ᵀ Qᵀ, G symmetric: two spreads of columns.
+  const Eigen::MatrixXd G = F * MinvFt;
+  Eigen::MatrixXd GQt(m + r * m, m + nD);
+  spreadColumns(D, m, G, GQt);
+  const Eigen::MatrixXd QG = GQt.transpose();
+  // (75b) with the transposes restored (digest §10), blocks [β | λ_n | λ_D | γ].
   const Eigen::Index n = 3 * m + nD;
-  W_.resize(n, n);
-  W_.topRows(m).setZero();
-  W_.bottomRows(m).setZero();
-  W_.block(m, 0, m + nD, m).setZero();
-  W_.block(m, 2 * m + nD, m + nD, m).setZero();
-  W_.block(0, m, m, m) = -Eigen::MatrixXd::Identity(m, m);
-  W_.block(m, 0, m, m) = Eigen::MatrixXd::Identity(m, m);
-  W_.block(m, m, m + nD, m + nD).noalias() = Jbar * MinvJbarT_;
+  W_.setZero(n, n);
+  W_.block(0, m, m, m).diagonal().setConstant(-1.0);
+  W_.block(m, 0, m, m).diagonal().setOnes();
+  spreadColumns(D, m, QG, W_.block(m, m, m + nD, m + nD));
   for (Eigen::Index i = 0; i < m; ++i) {
     W_.block(2 * m + k * i, 2 * m + nD + i, k, 1).setOnes();          // E
     W_.block(2 * m + nD + i, 2 * m + k * i, 1, k).setConstant(-1.0);  // −Eᵀ

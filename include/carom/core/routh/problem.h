@@ -60,8 +60,9 @@ class ImpactProblem {
   void checkVelocity(const Eigen::VectorXd& v, const char* name) const;
 
  private:
+  // D: each contact's r tangent rows (r = 1 planar, 2 spatial) to its k directions, r × k.
   ImpactProblem(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn, const Eigen::MatrixXd& Jt,
-                const Eigen::MatrixXd& JD, const Eigen::VectorXd& mu, Eigen::Index k);
+                const Eigen::MatrixXd& D, const Eigen::VectorXd& mu);
 
   Eigen::MatrixXd M_, Jn_, Jt_, JD_;
   Eigen::VectorXd mu_;
