@@ -30,7 +30,8 @@ Eigen::MatrixXd referenceStepMatrix(const ImpactProblem& p) {
   return W;
 }
 
-void expectStepMatrixAndVelocityChange(const ImpactProblem& p, Random& random) {
+// W, M⁻¹J̄ᵀ (through velocityChange) and the kinetic energy, each against its definition.
+void expectDefinitions(const ImpactProblem& p, Random& random) {
   const Eigen::MatrixXd W = referenceStepMatrix(p);
   EXPECT_LE((p.stepMatrix() - W).cwiseAbs().maxCoeff(), 1e-12 * W.cwiseAbs().maxCoeff());
   const Eigen::VectorXd lambdaN = test::lcp::uniformVector(random, p.contacts());
@@ -39,21 +40,24 @@ void expectStepMatrixAndVelocityChange(const ImpactProblem& p, Random& random) {
       p.massMatrix().inverse() *
       (p.normalJacobian().transpose() * lambdaN + p.directionJacobian().transpose() * lambdaD);
   EXPECT_LE((p.velocityChange(lambdaN, lambdaD) - expected).norm(), 1e-12 * expected.norm());
+  const Eigen::VectorXd v = test::lcp::uniformVector(random, p.dofs());
+  const double energy = 0.5 * v.dot(p.massMatrix() * v);
+  EXPECT_NEAR(p.kineticEnergy(v), energy, 1e-14 * energy);
 }
 
-TEST(ImpactProblem, StepMatrixIsItsDefinitionForPlanarAndSpatialContacts) {
+TEST(ImpactProblem, IsItsDefinitionForPlanarAndSpatialContacts) {
   Random random(41);
   for (const int directions : {2, 4, 8, 12}) {
     for (const Eigen::Index m : {1, 2, 5}) {
       SCOPED_TRACE(testing::Message() << directions << " directions, " << m << " contacts");
-      expectStepMatrixAndVelocityChange(randomImpact(random, m, directions).problem, random);
+      expectDefinitions(randomImpact(random, m, directions).problem, random);
     }
   }
 }
 
 // Rigid bodies' block-diagonal M (mass 1 × 1 three times, inertia 3 × 3, per body), which M⁻¹J̄ᵀ
 // takes block by block, with contacts that each reach two of three bodies.
-TEST(ImpactProblem, StepMatrixIsItsDefinitionOnRigidBodiesMassBlocks) {
+TEST(ImpactProblem, IsItsDefinitionOnRigidBodiesMassBlocks) {
   Random random(43);
   const Eigen::Index bodies = 3, m = 4, nv = 6 * bodies;
   Eigen::MatrixXd M = Eigen::MatrixXd::Zero(nv, nv);
@@ -69,7 +73,7 @@ TEST(ImpactProblem, StepMatrixIsItsDefinitionOnRigidBodiesMassBlocks) {
     }
   }
   const Eigen::VectorXd mu = Eigen::VectorXd::Constant(m, 0.4);
-  expectStepMatrixAndVelocityChange(ImpactProblem::spatial(M, Jn, Jt, mu), random);
+  expectDefinitions(ImpactProblem::spatial(M, Jn, Jt, mu), random);
 }
 
 }  // namespace

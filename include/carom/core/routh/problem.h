@@ -10,6 +10,8 @@
 #pragma once
 
 #include <Eigen/Dense>
+#include <utility>
+#include <vector>
 
 namespace carom::core::routh {
 
@@ -67,6 +69,8 @@ class ImpactProblem {
   Eigen::MatrixXd M_, Jn_, Jt_, JD_;
   Eigen::VectorXd mu_;
   Eigen::Index k_;
+  // M's diagonal blocks (start, size) outside which its lower triangle is zero.
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> blocks_;
   Eigen::MatrixXd MinvJbarT_;  ///< M⁻¹ J̄ᵀ, n_v × (1+k)m
   Eigen::MatrixXd W_;
 };
