@@ -43,7 +43,7 @@ constexpr int kPolishPivots = 16;
 // thread (solveLemke does not nest).
 struct Scratch {
   std::vector<Eigen::Index> basis, etaRows, rows, candidates;
-  std::vector<double> etaColumns, ratios;
+  std::vector<double> etaColumns, etaInverses, ratios;
   Eigen::VectorXd values, keyColumn, column;
   Eigen::MatrixXd base;
 };
@@ -97,12 +97,14 @@ class Tableau {
         values_(scratch().values),
         etaRows_(scratch().etaRows),
         etaColumns_(scratch().etaColumns),
+        etaInverses_(scratch().etaInverses),
         base_(scratch().base),
         ratios_(scratch().ratios),
         keyColumn_(scratch().keyColumn) {
     basis_.resize(static_cast<std::size_t>(q.size()));
     values_ = q;
     etaRows_.clear();
+    etaInverses_.clear();
     for (Eigen::Index i = 0; i < size(); ++i)
       basis_[i] = i;  // start from w = q
   }
@@ -137,11 +139,13 @@ class Tableau {
     const Eigen::Index n = size();
     const std::size_t k = etaRows_.size();
     etaRows_.push_back(row);
+    const double inverse = 1.0 / column(row);
+    etaInverses_.push_back(inverse);
     if (etaColumns_.size() < (k + 1) * static_cast<std::size_t>(n))
       etaColumns_.resize((k + 1) * static_cast<std::size_t>(n));
     std::copy(column.data(), column.data() + n, etaColumns_.data() + k * n);
     if (etaRows_.size() == static_cast<std::size_t>(n)) fold();
-    eliminate(values_.data(), row, column.data());
+    eliminate(values_.data(), row, column.data(), inverse);
     const Eigen::Index leaving = basis_[row];
     basis_[row] = entering;
     return leaving;
@@ -210,10 +214,12 @@ class Tableau {
   }
 
  private:
-  // x ← E x for the pivot on `row` with entering column c: x_row / c_row, less that times c_i in
-  // every other row.
-  void eliminate(double* x, Eigen::Index row, const double* c) const {
-    const double scaled = x[row] / c[row];
+  // x ← E x for the pivot on `row` with entering column c and `inverse` = 1/c_row: x_row / c_row,
+  // less that times c_i in every other row. Each eta's x_row waits on the etas before it, and a
+  // division there was the longest wait of B⁻¹x; the pivot's reciprocal is taken once, at the
+  // pivot.
+  void eliminate(double* x, Eigen::Index row, const double* c, double inverse) const {
+    const double scaled = x[row] * inverse;
     if (scaled == 0.0) return;
     for (Eigen::Index i = 0; i < size(); ++i)
       x[i] -= c[i] * scaled;
@@ -225,7 +231,7 @@ class Tableau {
     const Eigen::Index n = size();
     if (folded_) multiplyByBase(x);
     for (std::size_t k = 0; k < etaRows_.size(); ++k)
-      eliminate(x.data(), etaRows_[k], etaColumns_.data() + k * n);
+      eliminate(x.data(), etaRows_[k], etaColumns_.data() + k * n, etaInverses_[k]);
   }
 
   // x ← base_ x, the B⁻¹ the etas were folded into.
@@ -241,9 +247,10 @@ class Tableau {
     folded_ = true;
     for (Eigen::Index j = 0; j < n; ++j) {
       for (std::size_t k = 0; k < etaRows_.size(); ++k)
-        eliminate(base_.col(j).data(), etaRows_[k], etaColumns_.data() + k * n);
+        eliminate(base_.col(j).data(), etaRows_[k], etaColumns_.data() + k * n, etaInverses_[k]);
     }
     etaRows_.clear();
+    etaInverses_.clear();
   }
 
   const Eigen::MatrixXd& M_;
@@ -252,9 +259,11 @@ class Tableau {
   Variables vars_;
   std::vector<Eigen::Index>& basis_;
   Eigen::VectorXd& values_;  // B⁻¹ q: the basic variables' values
-  // The etas: each pivot's row, and its entering column (n entries each, in order).
+  // The etas: each pivot's row, its entering column (n entries each, in order), and the
+  // reciprocal of the column's entry in its row.
   std::vector<Eigen::Index>& etaRows_;
   std::vector<double>& etaColumns_;
+  std::vector<double>& etaInverses_;
   // B⁻¹ before the etas, once they have been folded (fold); and a product's scratch.
   bool folded_ = false;
   Eigen::MatrixXd& base_;
