@@ -79,7 +79,7 @@ class Variables {
 //
 // Pivot k on row r with entering column c = B_k⁻¹a (c_r ≠ 0) makes B_{k+1}⁻¹ = E_k B_k⁻¹, E_k the
 // identity but for column r: −c_i/c_r off row r, 1/c_r on it (the product form of the inverse,
-// Dantzig & Orchard-Hays 1954). A pivot keeps c and r only; B⁻¹x is the etas applied to x in
+// Dantzig & Orchard-Hays 1954). A pivot keeps c, r and 1/c_r only; B⁻¹x is the etas applied to x in
 // turn, each skipped where x_r is zero. A pivot's work is then the one product for its entering
 // column, where updating an explicit B⁻¹ costs that product and as much again. A tie of the ratio
 // test takes B⁻¹'s column of each key it reads the same way. After n pivots the etas are folded
