@@ -45,24 +45,28 @@ BENCHMARK(BM_RouthStepLcp)->DenseRange(0, 3)->Unit(benchmark::kMicrosecond);
 
 // A column of `boxes` unit cubes (1 kg) on the ground, each face held at its four corners, every
 // box falling 0.05 m/s faster than the one under it: the simultaneous impact of a stack that a
-// step's gravity let sag, 4·boxes contacts of (3 + 8) step-LCP variables each. One step LCP with
-// every cap infinite (Anitescu–Potra's inelastic impact), the cost that grows with the stack.
-ImpactProblem boxStack(int boxes, Eigen::VectorXd& vMinus) {
+// step's gravity let sag, 4·boxes contacts of (3 + 8) step-LCP variables each.
+struct BoxStack {
+  Eigen::MatrixXd M, Jn, Jt;
+  Eigen::VectorXd friction, vMinus;
+};
+
+BoxStack boxStack(int boxes) {
   const Eigen::Index n = 6 * boxes, m = 4 * boxes;
-  Eigen::MatrixXd M = Eigen::MatrixXd::Identity(n, n), Jn = Eigen::MatrixXd::Zero(m, n),
-                  Jt = Eigen::MatrixXd::Zero(2 * m, n);
-  vMinus = Eigen::VectorXd::Zero(n);
+  BoxStack stack{Eigen::MatrixXd::Identity(n, n), Eigen::MatrixXd::Zero(m, n),
+                 Eigen::MatrixXd::Zero(2 * m, n), Eigen::VectorXd::Constant(m, 0.5),
+                 Eigen::VectorXd::Zero(n)};
   const Eigen::Vector3d directions[3] = {Eigen::Vector3d::UnitZ(), Eigen::Vector3d::UnitX(),
                                          Eigen::Vector3d::UnitY()};
   for (int b = 0; b < boxes; ++b) {
-    M.block<3, 3>(6 * b + 3, 6 * b + 3) *= 1.0 / 6.0;  // a unit cube's inertia
-    vMinus(6 * b + 2) = -0.2 - 0.05 * b;
+    stack.M.block<3, 3>(6 * b + 3, 6 * b + 3) *= 1.0 / 6.0;  // a unit cube's inertia
+    stack.vMinus(6 * b + 2) = -0.2 - 0.05 * b;
     for (int corner = 0; corner < 4; ++corner) {
       const Eigen::Index i = 4 * b + corner;
       const Eigen::Vector3d offset(corner % 2 ? 0.5 : -0.5, corner / 2 ? 0.5 : -0.5, -0.5);
       // Contact i: box b − 1 (or the ground) is A, box b is B, at box b's bottom corner.
       for (int d = 0; d < 3; ++d) {
-        Eigen::MatrixXd& J = d == 0 ? Jn : Jt;
+        Eigen::MatrixXd& J = d == 0 ? stack.Jn : stack.Jt;
         const Eigen::Index row = d == 0 ? i : 2 * i + d - 1;
         J.block<1, 3>(row, 6 * b) = directions[d].transpose();
         J.block<1, 3>(row, 6 * b + 3) = offset.cross(directions[d]).transpose();
@@ -74,12 +78,30 @@ ImpactProblem boxStack(int boxes, Eigen::VectorXd& vMinus) {
       }
     }
   }
-  return ImpactProblem::spatial(M, Jn, Jt, Eigen::VectorXd::Constant(m, 0.5));
+  return stack;
 }
 
+ImpactProblem problemOf(const BoxStack& stack) {
+  return ImpactProblem::spatial(stack.M, stack.Jn, stack.Jt, stack.friction);
+}
+
+// Building the stack's impact problem: W (75b) and M⁻¹J̄ᵀ, once per simultaneous impact.
+void BM_RouthBoxStackProblem(benchmark::State& state) {
+  const BoxStack stack = boxStack(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    const ImpactProblem problem = problemOf(stack);
+    benchmark::DoNotOptimize(problem.stepMatrix().data());
+  }
+  state.counters["contacts"] = static_cast<double>(stack.Jn.rows());
+}
+BENCHMARK(BM_RouthBoxStackProblem)->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond);
+
+// One step LCP of the stack with every cap infinite (Anitescu–Potra's inelastic impact), the cost
+// that grows with the stack.
 void BM_RouthBoxStackStep(benchmark::State& state) {
-  Eigen::VectorXd vMinus;
-  const ImpactProblem problem = boxStack(static_cast<int>(state.range(0)), vMinus);
+  const BoxStack stack = boxStack(static_cast<int>(state.range(0)));
+  const ImpactProblem problem = problemOf(stack);
+  const Eigen::VectorXd& vMinus = stack.vMinus;
   const Eigen::VectorXd caps =
       Eigen::VectorXd::Constant(problem.contacts(), std::numeric_limits<double>::infinity());
   std::uint64_t j = 0;

@@ -161,9 +161,15 @@ ImpactProblem::ImpactProblem(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn
   Eigen::MatrixXd GQt(m + r * m, m + nD);
   spreadColumns(D, m, G, GQt);
   const Eigen::MatrixXd QG = GQt.transpose();
-  // (75b) with the transposes restored (digest §10), blocks [β | λ_n | λ_D | γ].
+  // (75b) with the transposes restored (digest §10), blocks [β | λ_n | λ_D | γ]. The λ block is
+  // written whole by its spread, so only its border is cleared: for an impact of 8 contacts, 41 kB
+  // of W's 62 kB are not cleared only to be overwritten.
   const Eigen::Index n = 3 * m + nD;
-  W_.setZero(n, n);
+  W_.resize(n, n);
+  W_.topRows(m).setZero();
+  W_.bottomRows(m).setZero();
+  W_.block(m, 0, m + nD, m).setZero();
+  W_.block(m, 2 * m + nD, m + nD, m).setZero();
   W_.block(0, m, m, m).diagonal().setConstant(-1.0);
   W_.block(m, 0, m, m).diagonal().setOnes();
   spreadColumns(D, m, QG, W_.block(m, m, m + nD, m + nD));
