@@ -44,7 +44,7 @@ constexpr int kPolishPivots = 16;
 struct Scratch {
   std::vector<Eigen::Index> basis, etaRows, rows, candidates;
   std::vector<double> etaColumns, etaInverses, ratios;
-  Eigen::VectorXd values, keyColumn, column;
+  Eigen::VectorXd values, keyColumn, column, product;
   Eigen::MatrixXd base;
 };
 Scratch& scratch() {
@@ -72,10 +72,9 @@ class Variables {
 };
 
 // The revised-simplex state: the basic variable of each row, B⁻¹ as a product of the pivots'
-// elementary matrices, and the basic values B⁻¹q. B⁻¹'s rows
-// are also the lexicographic tie-breakers (Cottle, Pang & Stone, ch. 4: a lexicographically
-// positive basis stays so under the lexicographic ratio rule, so no basis repeats and Lemke cannot
-// cycle).
+// elementary matrices, and the basic values B⁻¹q. B⁻¹'s rows are also the lexicographic
+// tie-breakers (Cottle, Pang & Stone, ch. 4: a lexicographically positive basis stays so under the
+// lexicographic ratio rule, so no basis repeats and Lemke cannot cycle).
 //
 // Pivot k on row r with entering column c = B_k⁻¹a (c_r ≠ 0) makes B_{k+1}⁻¹ = E_k B_k⁻¹, E_k the
 // identity but for column r: −c_i/c_r off row r, 1/c_r on it (the product form of the inverse,
@@ -99,6 +98,7 @@ class Tableau {
         etaColumns_(scratch().etaColumns),
         etaInverses_(scratch().etaInverses),
         base_(scratch().base),
+        product_(scratch().product),
         ratios_(scratch().ratios),
         keyColumn_(scratch().keyColumn) {
     basis_.resize(static_cast<std::size_t>(q.size()));
@@ -267,7 +267,7 @@ class Tableau {
   // B⁻¹ before the etas, once they have been folded (fold); and a product's scratch.
   bool folded_ = false;
   Eigen::MatrixXd& base_;
-  mutable Eigen::VectorXd product_;
+  Eigen::VectorXd& product_;
   // Scratch: the ratio test's ratios, and B⁻¹'s column of a tie-breaking key.
   std::vector<double>& ratios_;
   Eigen::VectorXd& keyColumn_;

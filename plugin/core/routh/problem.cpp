@@ -138,17 +138,17 @@ ImpactProblem::ImpactProblem(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn
     : M_(M), Jn_(Jn), Jt_(Jt), mu_(mu), k_(D.cols()) {
   if (!M.isApprox(M.transpose(), 1e-12)) throw Error("massMatrix must be symmetric");
   const Eigen::Index m = contacts(), k = k_, r = D.rows(), nD = frictionRows();
-  Eigen::MatrixXd JDt(dofs(), nD);  // J_Dᵀ = J_tᵀ blockdiag(D, …, D)
-  spreadColumns(D, 0, Eigen::MatrixXd(Jt_.transpose()), JDt);
-  JD_ = JDt.transpose();
   // M⁻¹ and the products through it on the contact frames' rows F = [J_n; J_t], (1 + r)m of them,
   // then spread to the k directions (J̄ = Q F): the (1 + k)m rows of J̄ would take (1 + k)²/(1 + r)²
   // the multiplications of G = F M⁻¹ Fᵀ, nine times in 3D.
   Eigen::MatrixXd F(m + r * m, dofs());
   F << Jn_, Jt_;
+  Eigen::MatrixXd MinvFt = F.transpose();  // Fᵀ until the solves below
+  Eigen::MatrixXd JDt(dofs(), nD);         // J_Dᵀ = J_tᵀ blockdiag(D, …, D)
+  spreadColumns(D, 0, MinvFt.rightCols(r * m), JDt);
+  JD_ = JDt.transpose();
   // M⁻¹ Fᵀ block by block of M: a simultaneous impact of b bodies factorizes 4b blocks of at most
   // 3 × 3, not one 6b × 6b matrix.
-  Eigen::MatrixXd MinvFt = F.transpose();
   blocks_ = diagonalBlocks(M);
   for (const auto& [start, size] : blocks_) {
     if (!solveBlock(M.block(start, start, size, size), MinvFt.middleRows(start, size)))
