@@ -9,7 +9,12 @@ LcpResult evaluateAnswer(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                          const Eigen::VectorXd& lo, const Eigen::VectorXd& hi, Eigen::VectorXd z,
                          double residualTolerance, int steps) {
   LcpResult result;
-  result.w = M * z + q;
+  // Over z's nonzero entries: a pivoting method's answer has a third of them or fewer, and the
+  // dense product of every step LCP was a twentieth of Lemke's time.
+  result.w = q;
+  for (Eigen::Index j = 0; j < z.size(); ++j) {
+    if (z(j) != 0.0) result.w += M.col(j) * z(j);
+  }
   result.z = std::move(z);
   result.residual = naturalResidual(result.z, result.w, lo, hi);
   result.residualBound = residualBoundFor(q, residualTolerance);

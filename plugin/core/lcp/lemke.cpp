@@ -42,7 +42,7 @@ constexpr int kPolishPivots = 16;
 // LCPs, and a dozen allocations each would cost a tenth of their pivots. One Tableau at a time per
 // thread (solveLemke does not nest).
 struct Scratch {
-  std::vector<Eigen::Index> basis, etaRows, rows, candidates;
+  std::vector<Eigen::Index> basis, etaRows, candidates;
   std::vector<double> etaColumns, etaInverses, ratios;
   Eigen::VectorXd values, keyColumn, column, product;
   Eigen::MatrixXd base;
@@ -151,39 +151,39 @@ class Tableau {
     return leaving;
   }
 
-  // Lexicographic minimum over `rows` of [values_i, B⁻¹_i·] / divisor_i: the primary key is the
-  // ratio test, B⁻¹'s columns break its ties in order. A row whose basic variable is z0 wins any
-  // tie of the primary key: z0 leaving means a solution, so ending there is always right.
-  // `rows` is narrowed in place to the ties left.
-  Eigen::Index lexicographicMinimum(std::vector<Eigen::Index>& rows,
+  // Lexicographic minimum over the `count` rows at `rows` of [values_i, B⁻¹_i·] / divisor_i: the
+  // primary key is the ratio test, B⁻¹'s columns break its ties in order. A row whose basic
+  // variable is z0 wins any tie of the primary key: z0 leaving means a solution, so ending there is
+  // always right. The rows are narrowed in place to the ties left.
+  Eigen::Index lexicographicMinimum(Eigen::Index* rows, std::size_t count,
                                     const Eigen::VectorXd& divisor) const {
-    for (Eigen::Index key = -1; key < size() && rows.size() > 1; ++key) {
+    for (Eigen::Index key = -1; key < size() && count > 1; ++key) {
       if (key >= 0) {  // B⁻¹'s column `key`, for its entries in the rows tied
         keyColumn_.setZero(size());
         keyColumn_(key) = 1.0;
         applyInverse(keyColumn_);
       }
-      ratios_.resize(rows.size());  // each row's ratio, divided once
+      if (ratios_.size() < count) ratios_.resize(count);  // each row's ratio, divided once
       double least = std::numeric_limits<double>::infinity();
-      for (std::size_t k = 0; k < rows.size(); ++k) {
+      for (std::size_t k = 0; k < count; ++k) {
         const Eigen::Index i = rows[k];
         ratios_[k] = (key < 0 ? values_(i) : keyColumn_(i)) / divisor(i);
         least = std::min(least, ratios_[k]);
       }
       const double slack = kTieTolerance * std::max(1.0, std::abs(least));
       std::size_t tied = 0;
-      for (std::size_t k = 0; k < rows.size(); ++k) {  // without a branch, as the candidates
+      for (std::size_t k = 0; k < count; ++k) {  // without a branch, as the candidates
         rows[tied] = rows[k];
         tied += static_cast<std::size_t>(ratios_[k] <= least + slack);
       }
-      rows.resize(tied);
+      count = tied;
       if (key < 0) {
-        for (Eigen::Index i : rows) {
-          if (basis_[i] == vars_.artificial()) return i;
+        for (std::size_t k = 0; k < count; ++k) {
+          if (basis_[rows[k]] == vars_.artificial()) return rows[k];
         }
       }
     }
-    return rows.front();
+    return rows[0];
   }
 
   // The basic solution's z, with one step of iterative refinement (x += B⁻¹(q − B x)) to undo
@@ -191,7 +191,8 @@ class Tableau {
   Eigen::VectorXd solutionZ() const {
     // B x summed over the basis's columns (e_i, −M's or −d); B itself is never formed: its n²
     // entries are a megabyte per solve for an impact of a few hundred unknowns.
-    Eigen::VectorXd residual = q_;  // q − B x
+    Eigen::VectorXd& residual = keyColumn_;  // q − B x, in the tie-breaker's scratch
+    residual = q_;
     for (Eigen::Index i = 0; i < size(); ++i) {
       const Eigen::Index v = basis_[i];
       if (vars_.isW(v)) {
@@ -203,12 +204,11 @@ class Tableau {
       }
     }
     applyInverse(residual);
-    const Eigen::VectorXd refined = values_ + residual;
     Eigen::VectorXd z = Eigen::VectorXd::Zero(size());
     for (Eigen::Index i = 0; i < size(); ++i) {
       // Basic values are non-negative by the ratio test; clip round-off below zero here so that
       // the residual check judges exactly what the caller receives.
-      if (vars_.isZ(basis_[i])) z(basis_[i] - size()) = std::max(0.0, refined(i));
+      if (vars_.isZ(basis_[i])) z(basis_[i] - size()) = std::max(0.0, values_(i) + residual(i));
     }
     return z;
   }
@@ -338,19 +338,21 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
 
   Tableau tableau(M, q, d);
   const Variables& vars = tableau.variables();
-  std::vector<Eigen::Index>& allRows = scratch().rows;
-  allRows.resize(static_cast<std::size_t>(n));
+  // The rows the entering variable can block, per pivot; all of them at the first. Grown, never
+  // shrunk: a resize per pivot filled the rows it added with zeros, a fiftieth of Lemke's time.
+  std::vector<Eigen::Index>& candidates = scratch().candidates;
+  if (candidates.size() < static_cast<std::size_t>(n))
+    candidates.resize(static_cast<std::size_t>(n));
   for (Eigen::Index i = 0; i < n; ++i)
-    allRows[i] = i;
+    candidates[i] = i;
 
   // First pivot: z0 enters at the level that makes w = q + d z0 ≥ 0; the blocking row is the
   // lexicographic minimum of [q_i, e_i] / d_i (the most negative q_i/d_i, ties broken by B⁻¹ = I).
   Eigen::Index entering = vars.artificial();
   Eigen::VectorXd& column = scratch().column;
   tableau.column(entering, column);
-  Eigen::Index row = tableau.lexicographicMinimum(allRows, -column);
-  // The rows the entering variable can block, per pivot.
-  std::vector<Eigen::Index>& candidates = scratch().candidates;
+  Eigen::Index row =
+      tableau.lexicographicMinimum(candidates.data(), static_cast<std::size_t>(n), -column);
   for (int pivots = 1;; ++pivots) {
     const Eigen::Index leaving = tableau.pivot(row, entering, column);
     if (leaving == vars.artificial()) return polished(evaluate(tableau.solutionZ(), pivots));
@@ -364,21 +366,19 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
     const double floor = std::max(options.pivotTolerance * column.lpNorm<Eigen::Infinity>(), 0.0);
     // Without a branch per row: which rows pass is data, and mispredicted it cost more than the
     // test.
-    candidates.resize(static_cast<std::size_t>(n));
     std::size_t count = 0;
     for (Eigen::Index i = 0; i < n; ++i) {
       candidates[count] = i;
       count += static_cast<std::size_t>(column(i) > floor);
     }
-    candidates.resize(count);
-    if (candidates.empty()) {
+    if (count == 0) {
       return unsolved(evaluate(tableau.solutionZ(), pivots), LcpStatus::kRayTermination,
                       "Lemke: secondary ray after " + std::to_string(pivots) + " pivots (" +
                           vars.name(entering) +
                           " can increase without bound): no solution found; the LCP is "
                           "infeasible if M is copositive-plus");
     }
-    row = tableau.lexicographicMinimum(candidates, column);
+    row = tableau.lexicographicMinimum(candidates.data(), count, column);
   }
 }
 
