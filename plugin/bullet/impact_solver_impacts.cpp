@@ -140,12 +140,13 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
                                              const Config& config) {
   // Solved in the frame of the kinematic partners (partner_frame.h); contact by contact where
   // they have none.
-  std::vector<core::impact::Contact> pairs;
+  std::vector<const core::impact::ContactBody*> sides;
+  sides.reserve(2 * group.size());
   for (const IslandContact* contact : group) {
-    pairs.push_back({island.bodies[contact->bodyA].state, island.bodies[contact->bodyB].state,
-                     contact->point, contact->normal});
+    sides.push_back(&island.bodies[contact->bodyA].state);
+    sides.push_back(&island.bodies[contact->bodyB].state);
   }
-  const std::optional<core::Vec3> frame = partnersRestFrame(pairs);
+  const std::optional<core::Vec3> frame = partnersRestFrame(sides);
   if (!frame) return resolveInTurn(island, group);
   std::vector<int> slot(island.bodies.size(), kImmovable);  // in the impact's bodies
   std::vector<int> involved;
@@ -204,16 +205,18 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
                    joints);
   for (std::size_t s = 0; s < involved.size(); ++s)
     island.bodies[involved[s]].state = bodies[s];
+  std::string law = sweeps ? bySweepsLaw(config.solver.simultaneous, group.size())
+                           : toString(config.solver.simultaneous);
+  if (!outcome.message.empty()) law += " (" + outcome.message + ")";
   std::vector<ImpactEvent> events;
+  events.reserve(group.size());
   for (std::size_t c = 0; c < group.size(); ++c) {
     ImpactEvent event =
         eventFor(island, *group[c], outcome.normalVelocityBefore[c], outcome.impulse[c]);
     event.energyChange = outcome.energyChange;
-    event.law = sweeps ? bySweepsLaw(config.solver.simultaneous, group.size())
-                       : toString(config.solver.simultaneous);
-    if (!outcome.message.empty()) event.law += " (" + outcome.message + ")";
+    event.law = law;
     event.contacts = static_cast<int>(group.size());
-    events.push_back(event);
+    events.push_back(std::move(event));
   }
   return events;
 }

@@ -5,6 +5,7 @@
 
 #include "motion_factors.h"
 #include "pair_contacts.h"
+#include "reserve_growing.h"
 #include "support_contacts.h"
 #include "worker_pool.h"  // IslandMemory's destructor ends the pool
 
@@ -122,7 +123,7 @@ void gatherIsland(Island& island, btCollisionObject** bodies, int numBodies,
   island.timeStep = timeStep;
   // A manifold holds up to four points (a pair held at its patch corners may add more): the
   // contacts grow once, not by doubling through a pile's hundreds.
-  island.contacts.reserve(4 * static_cast<std::size_t>(numManifolds));
+  reserveGrowing(island.contacts, 4 * static_cast<std::size_t>(numManifolds));
   const auto indexOf = [&](const btCollisionObject* object) { return bodyIndex(island, object); };
   for (int i = 0; i < numBodies; ++i) {
     const btRigidBody* rigid = btRigidBody::upcast(bodies[i]);
@@ -192,7 +193,7 @@ std::vector<core::impact::ContactBody> statesOf(const Island& island) {
 
 void statesOf(const Island& island, std::vector<core::impact::ContactBody>& states) {
   states.clear();
-  states.reserve(island.bodies.size());
+  reserveGrowing(states, island.bodies.size());
   for (const IslandBody& body : island.bodies)
     states.push_back(body.state);
 }
@@ -239,7 +240,7 @@ std::vector<core::contact::PersistentContact> solverContacts(const Island& islan
 
 void solverContacts(const Island& island, std::vector<core::contact::PersistentContact>& held) {
   held.clear();
-  held.reserve(island.contacts.size());
+  reserveGrowing(held, island.contacts.size());
   for (const IslandContact& contact : island.contacts) {
     const double approach = std::max(contact.distance, 0.0) / island.timeStep;
     held.push_back({contact.bodyA, contact.bodyB, contact.point, contact.normal,

@@ -13,9 +13,12 @@
 
 namespace carom::detail {
 
-// The velocity of the frame in which every moving immovable body of `contacts` is at rest: zero
-// when none moves, none when they turn or move at different velocities (resolved contact by
-// contact then).
+// The velocity of the frame in which every moving immovable body of `bodies` is at rest: zero when
+// none moves, none when they turn or move at different velocities (resolved contact by contact
+// then). `bodies` lists the impact's contacts' sides, a body as often as it touches.
+std::optional<core::Vec3> partnersRestFrame(
+    const std::vector<const core::impact::ContactBody*>& bodies);
+// The same over both sides of each of `contacts`.
 std::optional<core::Vec3> partnersRestFrame(const std::vector<core::impact::Contact>& contacts);
 
 }  // namespace carom::detail

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "carom/error.h"
+#include "reserve_growing.h"
 #include "subspace_step.h"
 #include "sweep_contact.h"
 
@@ -127,6 +128,23 @@ struct PersistentContactWorkspace::Buffers {
   std::vector<double> movedInTry;
   std::vector<Vec3> u;
   std::vector<std::size_t> changing;
+
+  // Room in the buffers refilled per body and per contact at each solve (reserveGrowing).
+  void reserveFor(std::size_t bodies, std::size_t contacts) {
+    for (auto* perBody : {&reach, &moved, &movedStart, &movedInTry})
+      reserveGrowing(*perBody, bodies);
+    for (auto* perBody : {&vStart, &wStart, &linearImpulse, &angularImpulse})
+      reserveGrowing(*perBody, bodies);
+    reserveGrowing(joined, bodies);
+    reserveGrowing(sweep, contacts);
+    for (auto* perContact : {&fresh, &changed})
+      reserveGrowing(*perContact, contacts);
+    for (auto* perContact : {&seenA, &seenB})
+      reserveGrowing(*perContact, contacts);
+    for (auto* perContact : {&step, &direction})
+      reserveGrowing(*perContact, contacts);
+    reserveGrowing(weight, contacts);
+  }
 };
 
 PersistentContactWorkspace::PersistentContactWorkspace() : buffers_(std::make_unique<Buffers>()) {}
@@ -163,6 +181,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
                                                 PersistentContactWorkspace& workspace) {
   validate(bodies, contacts, settings);
   PersistentContactWorkspace::Buffers& buffers = workspace.buffers();
+  buffers.reserveFor(bodies.size(), contacts.size());
   std::vector<Vec3>& v = buffers.v;  // the bodies' velocities during the solve
   std::vector<Vec3>& w = buffers.w;
   v.clear();
@@ -239,7 +258,6 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   std::vector<Vec3>& lambda = buffers.lambda;  // the impulses in their contact frames
   sweep.clear();
   lambda.clear();
-  sweep.reserve(contacts.size());
   for (const PersistentContact& c : contacts) {  // the warm start first
     sweep.emplace_back(c, bodyAt(bodies, c.bodyA), bodyAt(bodies, c.bodyB));
     lambda.push_back(sweep.back().frame.transpose() * c.impulse);
