@@ -95,8 +95,7 @@ std::vector<ImpactEvent> resolveSingle(Island& island, const IslandContact& cont
 
 core::routh::ImpactPolicy policyFor(const Config& config, const Eigen::VectorXd& approach,
                                     const Eigen::VectorXd& effectiveMass) {
-  core::routh::ImpactPolicy policy;
-  policy.seed = config.solver.seed;
+  core::routh::ImpactPolicy policy = oneOutcomePolicy(config.solver.seed);
   switch (config.solver.simultaneous) {
     case SimultaneousModel::simultaneous:
       policy.kind = core::routh::PolicyKind::kSimultaneous;

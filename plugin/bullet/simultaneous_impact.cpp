@@ -178,6 +178,13 @@ std::string inTurnLaw(const std::string& law, std::size_t contacts) {
          std::to_string(kMaxSimultaneousContacts) + ")";
 }
 
+core::routh::ImpactPolicy oneOutcomePolicy(std::uint64_t seed) {
+  core::routh::ImpactPolicy policy;
+  policy.seed = seed;
+  policy.sim.step.randomCovering = false;
+  return policy;
+}
+
 std::string bySweepsLaw(SimultaneousModel model, std::size_t contacts) {
   return std::string(toString(model)) +
          " (one Anitescu–Potra impact by sweeps: " + std::to_string(contacts) +

@@ -22,8 +22,7 @@ namespace {
 // The configured simultaneous model's policy (detail::ImpactPolicyChooser).
 core::routh::ImpactPolicy policyOf(const SolverSettings& settings, const Eigen::VectorXd& approach,
                                    const Eigen::VectorXd& effectiveMass) {
-  core::routh::ImpactPolicy policy;
-  policy.seed = settings.seed;
+  core::routh::ImpactPolicy policy = detail::oneOutcomePolicy(settings.seed);
   switch (settings.simultaneous) {
     case SimultaneousModel::routh:
       // Equal impulse rates at every contact (Halm & Posa policy B); a tenth of the largest
