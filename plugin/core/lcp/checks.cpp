@@ -15,8 +15,10 @@ std::string shape(const Eigen::MatrixXd& m) {
 // Whether every entry is finite: x·0 is 0 for a finite x and NaN for ±∞ or NaN, and a NaN stays
 // in the sum. One vectorised reduction, about four times cheaper than Eigen's allFinite, whose
 // comparisons of x − x with itself do not vectorise: the check ran on every step LCP of an impact,
-// 4 % of lcp mode's bin.
-bool allFinite(const Eigen::MatrixXd& m) {
+// 4 % of lcp mode's bin. Of any dense object, so that q is read in place (as a MatrixXd it was
+// copied).
+template <class Derived>
+bool allFinite(const Eigen::MatrixBase<Derived>& m) {
   return (m.array() * 0.0).sum() == 0.0;
 }
 

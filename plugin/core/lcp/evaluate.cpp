@@ -6,7 +6,8 @@
 namespace carom::core::lcp {
 
 LcpResult evaluateAnswer(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
-                         const Eigen::VectorXd& lo, const Eigen::VectorXd& hi, Eigen::VectorXd z,
+                         const Eigen::Ref<const Eigen::VectorXd>& lo,
+                         const Eigen::Ref<const Eigen::VectorXd>& hi, Eigen::VectorXd z,
                          double residualTolerance, int steps) {
   LcpResult result;
   // Over z's nonzero entries: a pivoting method's answer has a third of them or fewer, and the
@@ -27,6 +28,14 @@ LcpResult evaluateAnswer(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
     result.message = message.str();
   }
   return result;
+}
+
+const StandardBounds& standardBounds(StandardBounds& bounds, Eigen::Index n) {
+  if (bounds.zeros.size() < n) {
+    bounds.zeros = standardLower(n);
+    bounds.infinities = standardUpper(n);
+  }
+  return bounds;
 }
 
 Eigen::VectorXd standardLower(Eigen::Index n) {

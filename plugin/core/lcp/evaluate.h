@@ -11,8 +11,19 @@ namespace carom::core::lcp {
 // Recomputes w = M z + q, the natural-map residual and its bound, and returns kSolved or
 // kResidualCheckFailed (with the numbers in the message). `steps` is copied into the result.
 LcpResult evaluateAnswer(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
-                         const Eigen::VectorXd& lo, const Eigen::VectorXd& hi, Eigen::VectorXd z,
+                         const Eigen::Ref<const Eigen::VectorXd>& lo,
+                         const Eigen::Ref<const Eigen::VectorXd>& hi, Eigen::VectorXd z,
                          double residualTolerance, int steps);
+
+// lo = 0 and hi = +∞: the bounds of the standard LCP, of any size up to what they were grown to
+// (standardBounds), so that a solver kept per thread allocates them once.
+struct StandardBounds {
+  Eigen::VectorXd zeros, infinities;
+  Eigen::VectorXd::ConstSegmentReturnType lower(Eigen::Index n) const { return zeros.head(n); }
+  Eigen::VectorXd::ConstSegmentReturnType upper(Eigen::Index n) const { return infinities.head(n); }
+};
+// `bounds` grown to at least n entries.
+const StandardBounds& standardBounds(StandardBounds& bounds, Eigen::Index n);
 
 // lo = 0 and hi = +∞ of size n: the bounds of the standard LCP.
 Eigen::VectorXd standardLower(Eigen::Index n);

@@ -44,7 +44,8 @@ constexpr int kPolishPivots = 16;
 struct Scratch {
   std::vector<Eigen::Index> basis, etaRows, candidates;
   std::vector<double> etaColumns, etaInverses, ratios;
-  Eigen::VectorXd values, keyColumn, column, product;
+  Eigen::VectorXd values, keyColumn, column, product, ones;
+  StandardBounds bounds;
   Eigen::MatrixXd base;
 };
 Scratch& scratch() {
@@ -273,8 +274,13 @@ class Tableau {
   Eigen::VectorXd& keyColumn_;
 };
 
-Eigen::VectorXd coveringVectorFor(const LemkeOptions& options, Eigen::Index n) {
-  if (options.coveringVector.size() == 0) return Eigen::VectorXd::Ones(n);
+// The covering vector the options ask for: theirs, checked, or 1 (kept per thread).
+const Eigen::VectorXd& coveringVectorFor(const LemkeOptions& options, Eigen::Index n) {
+  if (options.coveringVector.size() == 0) {
+    Eigen::VectorXd& ones = scratch().ones;
+    if (ones.size() != n) ones.setOnes(n);
+    return ones;
+  }
   const Eigen::VectorXd& d = options.coveringVector;
   if (d.size() != n) {
     throw Error("Lemke covering vector has size " + std::to_string(d.size()) + ", expected " +
@@ -313,11 +319,12 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
   checkTolerance(options.pivotTolerance, "pivotTolerance");
   checkTolerance(options.residualTolerance, "residualTolerance");
   const Eigen::Index n = q.size();
-  const Eigen::VectorXd d = coveringVectorFor(options, n);
+  const Eigen::VectorXd& d = coveringVectorFor(options, n);
   const int maxPivots = options.maxPivots >= 0 ? options.maxPivots : static_cast<int>(50 * n + 100);
-  const Eigen::VectorXd lo = standardLower(n), hi = standardUpper(n);
-  const auto evaluate = [&](const Eigen::VectorXd& z, int pivots) {
-    return evaluateAnswer(M, q, lo, hi, z, options.residualTolerance, pivots);
+  const StandardBounds& bounds = standardBounds(scratch().bounds, n);
+  const auto evaluate = [&](Eigen::VectorXd z, int pivots) {
+    return evaluateAnswer(M, q, bounds.lower(n), bounds.upper(n), std::move(z),
+                          options.residualTolerance, pivots);
   };
 
   // Lemke's last basis is a solution's in exact arithmetic. Where floating point leaves it off by a
@@ -347,12 +354,13 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
     candidates[i] = i;
 
   // First pivot: z0 enters at the level that makes w = q + d z0 ≥ 0; the blocking row is the
-  // lexicographic minimum of [q_i, e_i] / d_i (the most negative q_i/d_i, ties broken by B⁻¹ = I).
+  // lexicographic minimum of [q_i, e_i] / d_i (the most negative q_i/d_i, ties broken by B⁻¹ = I):
+  // z0's column is −d.
   Eigen::Index entering = vars.artificial();
   Eigen::VectorXd& column = scratch().column;
   tableau.column(entering, column);
   Eigen::Index row =
-      tableau.lexicographicMinimum(candidates.data(), static_cast<std::size_t>(n), -column);
+      tableau.lexicographicMinimum(candidates.data(), static_cast<std::size_t>(n), d);
   for (int pivots = 1;; ++pivots) {
     const Eigen::Index leaving = tableau.pivot(row, entering, column);
     if (leaving == vars.artificial()) return polished(evaluate(tableau.solutionZ(), pivots));

@@ -18,11 +18,13 @@ const char* toString(LcpStatus status) {
   return "unknown";
 }
 
-double naturalResidual(const Eigen::VectorXd& z, const Eigen::VectorXd& w,
-                       const Eigen::VectorXd& lo, const Eigen::VectorXd& hi) {
+double naturalResidual(const Eigen::Ref<const Eigen::VectorXd>& z,
+                       const Eigen::Ref<const Eigen::VectorXd>& w,
+                       const Eigen::Ref<const Eigen::VectorXd>& lo,
+                       const Eigen::Ref<const Eigen::VectorXd>& hi) {
   if (z.size() == 0) return 0.0;
-  const Eigen::ArrayXd projected = (z - w).array().max(lo.array()).min(hi.array());
-  return (z.array() - projected).abs().maxCoeff();
+  // One expression, evaluated without a temporary: every step LCP's answer is checked here.
+  return (z.array() - (z - w).array().max(lo.array()).min(hi.array())).abs().maxCoeff();
 }
 
 double residualBoundFor(const Eigen::VectorXd& q, double tolerance) {

@@ -17,8 +17,17 @@ const char* toString(SimStatus status) {
   return "unknown";
 }
 
+namespace {
+
+// Whether some contact of normal velocities `un` approaches (approaching()).
+bool anyApproaches(const Eigen::VectorXd& un, double tolerance) {
+  return un.minCoeff() < -tolerance;
+}
+
+}  // namespace
+
 bool approaching(const ImpactProblem& problem, const Eigen::VectorXd& v, double tolerance) {
-  return (problem.normalJacobian() * v).minCoeff() < -tolerance;
+  return anyApproaches(problem.normalJacobian() * v, tolerance);
 }
 
 ImpactOutcome simulate(const ImpactProblem& problem, const Eigen::VectorXd& vMinus,
@@ -30,14 +39,15 @@ ImpactOutcome simulate(const ImpactProblem& problem, const Eigen::VectorXd& vMin
   outcome.v = vMinus;
   outcome.impulseN = Eigen::VectorXd::Zero(problem.contacts());
   outcome.impulseD = Eigen::VectorXd::Zero(problem.frictionRows());
-  while (approaching(problem, outcome.v, options.terminationTolerance)) {
+  Eigen::VectorXd normalVelocity = problem.normalJacobian() * outcome.v;  // for the caps too
+  while (anyApproaches(normalVelocity, options.terminationTolerance)) {
     if (outcome.steps == options.maxSteps) {
       outcome.status = SimStatus::kStepLimit;
       outcome.message = "still approaching after " + std::to_string(outcome.steps) + " steps";
       return outcome;
     }
-    const Eigen::VectorXd caps = schedule.caps(outcome.steps, problem.normalJacobian() * outcome.v);
-    const StepResult step =
+    const Eigen::VectorXd caps = schedule.caps(outcome.steps, normalVelocity);
+    StepResult step =
         solveStep(problem, outcome.v, caps,
                   mixSeed(seed, static_cast<std::uint64_t>(outcome.steps)), options.step);
     if (!step.solved()) {
@@ -45,10 +55,11 @@ ImpactOutcome simulate(const ImpactProblem& problem, const Eigen::VectorXd& vMin
       outcome.message = "step " + std::to_string(outcome.steps) + ": " + step.message;
       return outcome;
     }
-    outcome.v = step.v;
+    outcome.v = std::move(step.v);
     outcome.impulseN += step.lambdaN;
     outcome.impulseD += step.lambdaD;
     ++outcome.steps;
+    normalVelocity.noalias() = problem.normalJacobian() * outcome.v;
   }
   return outcome;
 }

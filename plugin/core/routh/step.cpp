@@ -45,7 +45,7 @@ StepLcp buildLcp(const ImpactProblem& problem, const Eigen::VectorXd& v,
       Eigen::VectorXd::Zero(m);
   StepLcp lcp;
   if (caps.allFinite()) {
-    lcp.w = wFull;
+    lcp.w = std::move(wFull);
     lcp.betas = m;
     return lcp;
   }
@@ -69,7 +69,6 @@ StepResult solveStep(const ImpactProblem& problem, const Eigen::VectorXd& v,
   const StepLcp lcp = buildLcp(problem, v, caps);
   const double energyBound = problem.kineticEnergy(v) * (1.0 + options.energyTolerance);
   StepResult step;
-  step.v = v;
   lcp::LemkeOptions lemke;
   lemke.residualTolerance = options.residualTolerance;
   lemke.maxPivots = options.pivotsPerUnknown * static_cast<int>(lcp.w.size()) + 100;
@@ -84,22 +83,23 @@ StepResult solveStep(const ImpactProblem& problem, const Eigen::VectorXd& v,
       step.message += "attempt " + std::to_string(step.attempts) + ": " + result.message + "; ";
       continue;
     }
-    const Eigen::VectorXd lambdaN = result.z.segment(lcp.betas, m);
-    const Eigen::VectorXd lambdaD = result.z.segment(lcp.betas + m, nD);
-    const Eigen::VectorXd next = v + problem.velocityChange(lambdaN, lambdaD);
+    Eigen::VectorXd lambdaN = result.z.segment(lcp.betas, m);
+    Eigen::VectorXd lambdaD = result.z.segment(lcp.betas + m, nD);
+    Eigen::VectorXd next = v + problem.velocityChange(lambdaN, lambdaD);
     if (problem.kineticEnergy(next) > energyBound) {  // Theorem 7 violated: round-off
       step.status = lcp::LcpStatus::kResidualCheckFailed;
       step.message += "attempt " + std::to_string(step.attempts) + ": kinetic energy rose; ";
       continue;
     }
-    step.v = next;
-    step.lambdaN = lambdaN;
-    step.lambdaD = lambdaD;
+    step.v = std::move(next);
+    step.lambdaN = std::move(lambdaN);
+    step.lambdaD = std::move(lambdaD);
     step.residual = result.residual;
     step.message.clear();
     return step;
   }
   step.attempts = options.maxAttempts;
+  step.v = v;
   step.lambdaN = Eigen::VectorXd::Zero(m);
   step.lambdaD = Eigen::VectorXd::Zero(nD);
   step.message = "step LCP (75) unsolved: " + step.message;

@@ -38,8 +38,10 @@ struct LcpResult {
 };
 
 /// The natural-map residual of `z` for the box problem above (see LcpResult::residual).
-double naturalResidual(const Eigen::VectorXd& z, const Eigen::VectorXd& w,
-                       const Eigen::VectorXd& lo, const Eigen::VectorXd& hi);
+double naturalResidual(const Eigen::Ref<const Eigen::VectorXd>& z,
+                       const Eigen::Ref<const Eigen::VectorXd>& w,
+                       const Eigen::Ref<const Eigen::VectorXd>& lo,
+                       const Eigen::Ref<const Eigen::VectorXd>& hi);
 
 /// The bound a residual is checked against: tolerance · max(1, ‖q‖∞). Relative to q because a
 /// residual is a (signed) distance in w, whose scale q sets; the 1 keeps q = 0 meaningful.
