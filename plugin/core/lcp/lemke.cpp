@@ -187,6 +187,9 @@ class Tableau {
     return rows[0];
   }
 
+  // The basic solution's z as the pivots left it.
+  Eigen::VectorXd basicZ() const { return zOf(values_); }
+
   // The basic solution's z, with one step of iterative refinement (x += B⁻¹(q − B x)) to undo
   // most of the round-off that the product form accumulates.
   Eigen::VectorXd solutionZ() const {
@@ -205,16 +208,22 @@ class Tableau {
       }
     }
     applyInverse(residual);
+    residual += values_;
+    return zOf(residual);
+  }
+
+ private:
+  // z of the basic values `basic`: each basic z_i's, the others zero. Basic values are
+  // non-negative by the ratio test; round-off below zero is clipped here so that the residual
+  // check judges exactly what the caller receives.
+  Eigen::VectorXd zOf(const Eigen::VectorXd& basic) const {
     Eigen::VectorXd z = Eigen::VectorXd::Zero(size());
     for (Eigen::Index i = 0; i < size(); ++i) {
-      // Basic values are non-negative by the ratio test; clip round-off below zero here so that
-      // the residual check judges exactly what the caller receives.
-      if (vars_.isZ(basis_[i])) z(basis_[i] - size()) = std::max(0.0, values_(i) + residual(i));
+      if (vars_.isZ(basis_[i])) z(basis_[i] - size()) = std::max(0.0, basic(i));
     }
     return z;
   }
 
- private:
   // x ← E x for the pivot on `row` with entering column c and `inverse` = 1/c_row: x_row / c_row,
   // less that times c_i in every other row. Each eta's x_row waits on the etas before it, and a
   // division there was the longest wait of B⁻¹x; the pivot's reciprocal is taken once, at the
@@ -363,7 +372,12 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
       tableau.lexicographicMinimum(candidates.data(), static_cast<std::size_t>(n), d);
   for (int pivots = 1;; ++pivots) {
     const Eigen::Index leaving = tableau.pivot(row, entering, column);
-    if (leaving == vars.artificial()) return polished(evaluate(tableau.solutionZ(), pivots));
+    if (leaving == vars.artificial()) {
+      // The answer as the pivots left it where it passes, refined where its round-off does not.
+      LcpResult answer = evaluate(tableau.basicZ(), pivots);
+      if (!answer.solved()) answer = evaluate(tableau.solutionZ(), pivots);
+      return polished(std::move(answer));
+    }
     if (pivots >= maxPivots) {
       return unsolved(evaluate(tableau.solutionZ(), pivots), LcpStatus::kPivotLimit,
                       "Lemke: pivot limit of " + std::to_string(maxPivots) + " reached");
