@@ -18,4 +18,10 @@ void reserveGrowing(std::vector<T>& buffer, std::size_t size) {
   if (size > buffer.capacity()) buffer.reserve(std::max(size, 2 * buffer.capacity()));
 }
 
+// The same for each of `buffers`, of any element types.
+template <class... T>
+void reserveGrowingAll(std::size_t size, std::vector<T>&... buffers) {
+  (reserveGrowing(buffers, size), ...);
+}
+
 }  // namespace carom

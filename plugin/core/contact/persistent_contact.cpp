@@ -131,19 +131,9 @@ struct PersistentContactWorkspace::Buffers {
 
   // Room in the buffers refilled per body and per contact at each solve (reserveGrowing).
   void reserveFor(std::size_t bodies, std::size_t contacts) {
-    for (auto* perBody : {&reach, &moved, &movedStart, &movedInTry})
-      reserveGrowing(*perBody, bodies);
-    for (auto* perBody : {&vStart, &wStart, &linearImpulse, &angularImpulse})
-      reserveGrowing(*perBody, bodies);
-    reserveGrowing(joined, bodies);
-    reserveGrowing(sweep, contacts);
-    for (auto* perContact : {&fresh, &changed})
-      reserveGrowing(*perContact, contacts);
-    for (auto* perContact : {&seenA, &seenB})
-      reserveGrowing(*perContact, contacts);
-    for (auto* perContact : {&step, &direction})
-      reserveGrowing(*perContact, contacts);
-    reserveGrowing(weight, contacts);
+    reserveGrowingAll(bodies, reach, moved, movedStart, movedInTry, vStart, wStart, linearImpulse,
+                      angularImpulse, joined);
+    reserveGrowingAll(contacts, sweep, fresh, changed, seenA, seenB, step, direction, weight);
   }
 };
 

@@ -30,12 +30,10 @@ LcpResult evaluateAnswer(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
   return result;
 }
 
-const StandardBounds& standardBounds(StandardBounds& bounds, Eigen::Index n) {
-  if (bounds.zeros.size() < n) {
-    bounds.zeros = standardLower(n);
-    bounds.infinities = standardUpper(n);
-  }
-  return bounds;
+void StandardBounds::grow(Eigen::Index n) {
+  if (zeros.size() >= n) return;
+  zeros = standardLower(n);
+  infinities = standardUpper(n);
 }
 
 Eigen::VectorXd standardLower(Eigen::Index n) {

@@ -15,15 +15,15 @@ LcpResult evaluateAnswer(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                          const Eigen::Ref<const Eigen::VectorXd>& hi, Eigen::VectorXd z,
                          double residualTolerance, int steps);
 
-// lo = 0 and hi = +∞: the bounds of the standard LCP, of any size up to what they were grown to
-// (standardBounds), so that a solver kept per thread allocates them once.
+// lo = 0 and hi = +∞: the bounds of the standard LCP, of any size up to what they were grown to,
+// so that a solver kept per thread allocates them once.
 struct StandardBounds {
   Eigen::VectorXd zeros, infinities;
+  // To at least n entries.
+  void grow(Eigen::Index n);
   Eigen::VectorXd::ConstSegmentReturnType lower(Eigen::Index n) const { return zeros.head(n); }
   Eigen::VectorXd::ConstSegmentReturnType upper(Eigen::Index n) const { return infinities.head(n); }
 };
-// `bounds` grown to at least n entries.
-const StandardBounds& standardBounds(StandardBounds& bounds, Eigen::Index n);
 
 // lo = 0 and hi = +∞ of size n: the bounds of the standard LCP.
 Eigen::VectorXd standardLower(Eigen::Index n);

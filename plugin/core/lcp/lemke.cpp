@@ -330,7 +330,8 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
   const Eigen::Index n = q.size();
   const Eigen::VectorXd& d = coveringVectorFor(options, n);
   const int maxPivots = options.maxPivots >= 0 ? options.maxPivots : static_cast<int>(50 * n + 100);
-  const StandardBounds& bounds = standardBounds(scratch().bounds, n);
+  StandardBounds& bounds = scratch().bounds;
+  bounds.grow(n);
   const auto evaluate = [&](Eigen::VectorXd z, int pivots) {
     return evaluateAnswer(M, q, bounds.lower(n), bounds.upper(n), std::move(z),
                           options.residualTolerance, pivots);
