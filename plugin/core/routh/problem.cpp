@@ -88,17 +88,26 @@ bool solveBlock(const Eigen::Ref<const Eigen::MatrixXd>& block,
 
 // out = in Qᵀ, Q = blockdiag(I_m, Dᵀ, …, Dᵀ): in's first m columns as they are, then each
 // contact's r tangent columns spread to its k directions (D is r × k, r ≤ 2). Written out, column
-// by column: Eigen's general product on these few-entry operands costs several times their
-// arithmetic.
+// by column over the columns' storage: Eigen's general product on these few-entry operands, and
+// even its column expressions (a few dozen rows each), cost several times their arithmetic.
 template <class In, class Out>
 void spreadColumns(const Eigen::MatrixXd& D, Eigen::Index m, const In& in, Out&& out) {
-  const Eigen::Index r = D.rows(), k = D.cols();
+  const Eigen::Index r = D.rows(), k = D.cols(), rows = in.rows();
   out.leftCols(m) = in.leftCols(m);
   for (Eigen::Index i = 0; m + r * i < in.cols(); ++i) {
+    const double* first = in.col(m + r * i).data();
+    const double* second = r > 1 ? in.col(m + r * i + 1).data() : nullptr;
     for (Eigen::Index j = 0; j < k; ++j) {
-      out.col(m + k * i + j) = D(0, j) * in.col(m + r * i);
-      for (Eigen::Index a = 1; a < r; ++a)
-        out.col(m + k * i + j) += D(a, j) * in.col(m + r * i + a);
+      double* to = out.col(m + k * i + j).data();
+      const double d0 = D(0, j);
+      if (second == nullptr) {
+        for (Eigen::Index row = 0; row < rows; ++row)
+          to[row] = d0 * first[row];
+      } else {
+        const double d1 = D(1, j);
+        for (Eigen::Index row = 0; row < rows; ++row)
+          to[row] = d0 * first[row] + d1 * second[row];
+      }
     }
   }
 }
