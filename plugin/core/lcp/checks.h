@@ -5,8 +5,9 @@
 
 namespace carom::core::lcp {
 
-// M square, q of matching size, both finite.
-void checkProblem(const Eigen::MatrixXd& M, const Eigen::VectorXd& q);
+// M square, q of matching size, both finite (M's entries read only where `readMatrix`: a caller
+// that checked them already skips n² reads).
+void checkProblem(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, bool readMatrix = true);
 
 // lo and hi of size n, no NaN, lo_i ≤ hi_i, lo_i < +∞, hi_i > −∞. With requireFiniteLo, also
 // lo_i > −∞ (the Lemke reduction of box_mlcp.h needs a finite lower bound).

@@ -324,7 +324,7 @@ Eigen::VectorXd coveringStream(Eigen::Index n, std::uint64_t seed) {
 
 LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                      const LemkeOptions& options) {
-  checkProblem(M, q);
+  checkProblem(M, q, !options.matrixChecked);
   checkTolerance(options.pivotTolerance, "pivotTolerance");
   checkTolerance(options.residualTolerance, "residualTolerance");
   const Eigen::Index n = q.size();

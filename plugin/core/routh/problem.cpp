@@ -6,13 +6,14 @@
 #include <utility>
 #include <vector>
 
+#include "all_finite.h"
 #include "carom/error.h"
 
 namespace carom::core::routh {
 namespace {
 
 void requireFinite(const Eigen::MatrixXd& A, const char* name) {
-  if (!A.allFinite()) throw Error(std::string(name) + " has a non-finite entry");
+  if (!allFinite(A)) throw Error(std::string(name) + " has a non-finite entry");
 }
 
 void requireShape(const Eigen::MatrixXd& A, Eigen::Index rows, Eigen::Index cols,
@@ -187,6 +188,9 @@ ImpactProblem::ImpactProblem(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn
     W_.block(2 * m + nD + i, 2 * m + k * i, 1, k).setConstant(-1.0);  // −Eᵀ
     W_(2 * m + nD + i, m + i) = mu_(i);                               // μ
   }
+  // Once here, not in each of the impact's step LCPs (LemkeOptions::matrixChecked): finite inputs
+  // can still overflow through M⁻¹.
+  requireFinite(W_, "the step matrix W");
 }
 
 Eigen::VectorXd ImpactProblem::velocityChange(const Eigen::VectorXd& lambdaN,

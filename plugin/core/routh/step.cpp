@@ -71,6 +71,7 @@ StepResult solveStep(const ImpactProblem& problem, const Eigen::VectorXd& v,
   StepResult step;
   lcp::LemkeOptions lemke;
   lemke.residualTolerance = options.residualTolerance;
+  lemke.matrixChecked = true;  // W, checked finite when the problem was built
   lemke.maxPivots = options.pivotsPerUnknown * static_cast<int>(lcp.w.size()) + 100;
   for (step.attempts = 1; step.attempts <= options.maxAttempts; ++step.attempts) {
     const bool plain = step.attempts == 1 && !options.randomCovering;

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
+#include "carom/error.h"
+
 #include "core/routh/random_problems.h"
 
 namespace carom::core::routh {
@@ -74,6 +78,22 @@ TEST(ImpactProblem, IsItsDefinitionOnRigidBodiesMassBlocks) {
   }
   const Eigen::VectorXd mu = Eigen::VectorXd::Constant(m, 0.4);
   expectDefinitions(ImpactProblem::spatial(M, Jn, Jt, mu), random);
+}
+
+// Finite inputs whose W overflows (a mass of 1e-310 kg: M⁻¹ is 1e310) are refused where the
+// problem is built, since its step LCPs no longer read W's entries for finiteness.
+TEST(ImpactProblem, RefusesAStepMatrixThatOverflows) {
+  Eigen::MatrixXd M = Eigen::MatrixXd::Identity(6, 6);
+  M(0, 0) = 1e-310;
+  Eigen::MatrixXd Jn = Eigen::MatrixXd::Zero(1, 6), Jt = Eigen::MatrixXd::Zero(2, 6);
+  Jn(0, 0) = 1.0;
+  Jt(0, 1) = Jt(1, 2) = 1.0;
+  try {
+    ImpactProblem::spatial(M, Jn, Jt, Eigen::VectorXd::Constant(1, 0.5));
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("step matrix"), std::string::npos) << error.what();
+  }
 }
 
 }  // namespace

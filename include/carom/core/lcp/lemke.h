@@ -32,6 +32,10 @@ struct LemkeOptions {
   /// The answer must have residual ≤ residualTolerance·max(1, ‖q‖∞) (relative, see
   /// residualBoundFor). Default 1e-9, the accuracy the digest (§8) asks of every step solve.
   double residualTolerance = 1e-9;
+  /// M's entries are known finite, so the solve does not read all n² of them again: the caller
+  /// built M from checked inputs and checked it once (an impact's W, shared by each of its step
+  /// LCPs). M's shape and q are checked still. Default false.
+  bool matrixChecked = false;
 };
 
 /// Solves 0 ≤ z ⊥ M z + q ≥ 0. Throws carom::Error when M is not square, q does not match M, an
