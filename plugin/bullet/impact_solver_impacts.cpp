@@ -366,6 +366,10 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
   for (const IslandContact& contact : island.contacts)
     afterKick.push_back(normalVelocity(island, contact));
   std::vector<bool> struckPlastically(island.contacts.size(), false);  // keepPlasticContacts
+  // The bodies the last round struck: a contact between two others approaches as it did when that
+  // round found it no impact, and is not read again. Where joints are held, an impact on one link
+  // moves every body they join, and every contact is read each round.
+  std::vector<bool> struck(island.bodies.size(), true);
   for (int round = 0; round < config.solver.maxEventsPerStep; ++round) {
     // Contacts sharing a dynamic body, or on bodies a joint joins (an impact on one link moves
     // them all): one impact.
@@ -378,6 +382,7 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
     std::vector<IslandContact*> impacts;
     for (std::size_t c = 0; c < island.contacts.size(); ++c) {
       IslandContact& contact = island.contacts[c];
+      if (!struck[contact.bodyA] && !struck[contact.bodyB]) continue;
       // The first round sees the velocities afterKick was taken from.
       const double un = round == 0 ? afterKick[c] : normalVelocity(island, contact);
       if (!isImpact(island, contact, settings, afterKick[c], un)) continue;
@@ -388,6 +393,13 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
     if (impacts.empty()) break;
     keepPlasticContacts(island, struckPlastically, joined, impacts);
     strikePlasticPiles(island, settings, joined, impacts);
+    if (!island.held) {
+      std::fill(struck.begin(), struck.end(), false);
+      for (const IslandContact* contact : impacts) {
+        for (const int body : {contact->bodyA, contact->bodyB})
+          struck[body] = island.bodies[body].dynamic != nullptr;
+      }
+    }
     std::vector<std::vector<IslandContact*>> groups(island.bodies.size());
     for (IslandContact* contact : impacts) {
       groups[joined.root(dynamicBodyOf(island, *contact))].push_back(contact);
