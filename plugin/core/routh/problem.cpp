@@ -79,8 +79,10 @@ bool solveBlock(const Eigen::Ref<const Eigen::MatrixXd>& block,
   if (block.rows() == 1) {  // L = √m; each triangular solve multiplies by 1/L, as Eigen's does
     if (!(block(0, 0) > 0.0)) return false;
     const double reciprocal = 1.0 / std::sqrt(block(0, 0));
-    rows *= reciprocal;
-    rows *= reciprocal;
+    for (Eigen::Index j = 0; j < rows.cols(); ++j) {  // a row of a few dozen entries: no Eigen op
+      double& x = rows(0, j);
+      x = x * reciprocal * reciprocal;
+    }
     return true;
   }
   if (block.rows() == 3) return choleskySolve<Eigen::Matrix3d>(block, rows);
@@ -173,20 +175,29 @@ ImpactProblem::ImpactProblem(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn
   const Eigen::MatrixXd QG = GQt.transpose();
   // (75b) with the transposes restored (digest §10), blocks [β | λ_n | λ_D | γ]. The λ block is
   // written whole by its spread, so only its border is cleared: for an impact of 8 contacts, 41 kB
-  // of W's 62 kB are not cleared only to be overwritten.
-  const Eigen::Index n = 3 * m + nD;
+  // of W's 62 kB are not cleared only to be overwritten. Cleared by whole column segments, then
+  // its few nonzeros written one by one: as Eigen blocks of a few entries each, the border cost
+  // as much as the spread.
+  const Eigen::Index n = 3 * m + nD, lambdas = m + nD;
   W_.resize(n, n);
-  W_.topRows(m).setZero();
-  W_.bottomRows(m).setZero();
-  W_.block(m, 0, m + nD, m).setZero();
-  W_.block(m, 2 * m + nD, m + nD, m).setZero();
-  W_.block(0, m, m, m).diagonal().setConstant(-1.0);
-  W_.block(m, 0, m, m).diagonal().setOnes();
-  spreadColumns(D, m, QG, W_.block(m, m, m + nD, m + nD));
+  for (Eigen::Index j = 0; j < n; ++j) {
+    double* column = W_.col(j).data();
+    if (j < m || j >= m + lambdas) {
+      std::fill(column, column + n, 0.0);  // a β or γ column: its nonzeros are written below
+    } else {
+      std::fill(column, column + m, 0.0);
+      std::fill(column + m + lambdas, column + n, 0.0);
+    }
+  }
+  spreadColumns(D, m, QG, W_.block(m, m, lambdas, lambdas));
   for (Eigen::Index i = 0; i < m; ++i) {
-    W_.block(2 * m + k * i, 2 * m + nD + i, k, 1).setOnes();          // E
-    W_.block(2 * m + nD + i, 2 * m + k * i, 1, k).setConstant(-1.0);  // −Eᵀ
-    W_(2 * m + nD + i, m + i) = mu_(i);                               // μ
+    W_(i, m + i) = -1.0;
+    W_(m + i, i) = 1.0;
+    for (Eigen::Index j = 0; j < k; ++j) {
+      W_(2 * m + k * i + j, 2 * m + nD + i) = 1.0;   // E
+      W_(2 * m + nD + i, 2 * m + k * i + j) = -1.0;  // −Eᵀ
+    }
+    W_(2 * m + nD + i, m + i) = mu_(i);  // μ
   }
   // Once here, not in each of the impact's step LCPs (LemkeOptions::matrixChecked): finite inputs
   // can still overflow through M⁻¹.
