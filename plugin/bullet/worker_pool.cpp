@@ -2,10 +2,21 @@
 
 #include <algorithm>
 
+#ifdef __linux__
+#include <sched.h>
+#endif
+
 namespace carom::detail {
 
 int threadCount(int configured) {
   if (configured > 0) return configured;
+#ifdef __linux__
+  // The CPUs the calling thread may run on (taskset, a cgroup's cpuset), as nproc and OpenMP count
+  // them: helpers beyond those share its CPUs and cost a context switch per hand-over (a process
+  // pinned to one CPU stepped lcp mode's bin 5–10 % slower with a helper than without).
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) == 0) return std::max(1, CPU_COUNT(&allowed));
+#endif
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 

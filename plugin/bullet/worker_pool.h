@@ -15,7 +15,8 @@
 
 namespace carom::detail {
 
-// The thread count solver.threads asks for: `configured` itself, or the machine's where it is 0.
+// The thread count solver.threads asks for: `configured` itself, or where it is 0 the CPUs the
+// calling thread may run on (Linux; elsewhere the machine's hardware threads).
 int threadCount(int configured);
 
 class WorkerPool {

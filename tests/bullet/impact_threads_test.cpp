@@ -2,10 +2,16 @@
 // one; and the pool of threads that runs them.
 #include <gtest/gtest.h>
 
+#ifdef __linux__
+#include <pthread.h>
+#include <sched.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -159,6 +165,27 @@ TEST(WorkerPool, PoolForKeepsAPoolOfTheAskedSizeAndNoneForOneThread) {
   EXPECT_EQ(detail::threadCount(4), 4);
   EXPECT_GE(detail::threadCount(0), 1);  // the machine's
 }
+
+#ifdef __linux__
+// 0 asks for the CPUs the calling thread may run on: a thread pinned to one CPU gets no helper.
+TEST(WorkerPool, ThreadCountZeroIsTheCpusTheThreadMayRunOn) {
+  int counted = 0;
+  std::thread pinned([&counted] {
+    cpu_set_t allowed;
+    ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+    int first = 0;
+    while (!CPU_ISSET(first, &allowed))
+      ++first;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(first, &one);
+    ASSERT_EQ(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
+    counted = detail::threadCount(0);
+  });
+  pinned.join();
+  EXPECT_EQ(counted, 1);
+}
+#endif
 
 }  // namespace
 }  // namespace carom
