@@ -81,22 +81,27 @@ btScalar ImpactSolver::solveGroup(btCollisionObject** bodies, int numBodies,
   // gains nor loses the kick (after the full kick it gains g·h of speed per bounce).
   detail::computeForces(island, info);
   detail::applyForces(island, 0.5);
-  std::vector<ImpactEvent> impacts =
-      detail::resolveImpacts(island, config_, settings_, islandMemory_.workers);
-  detail::applyForces(island, 0.5);
-  if (island.jointRows.empty()) {
-    detail::solveContacts(island, info.m_numIterations, islandMemory_);
-  } else {
-    const core::contact::JointSolveReport report = detail::solveJoints(island, info);
-    if (!report.ok()) warnings_.push_back(report.message);
+  // The island's events are appended to the solver's list, and taken off it again where a later
+  // stage throws: a failed step records nothing.
+  const std::size_t firstEvent = events_.size();
+  try {
+    detail::resolveImpacts(island, config_, settings_, islandMemory_.workers, events_);
+    detail::applyForces(island, 0.5);
+    if (island.jointRows.empty()) {
+      detail::solveContacts(island, info.m_numIterations, islandMemory_);
+    } else {
+      const core::contact::JointSolveReport report = detail::solveJoints(island, info);
+      if (!report.ok()) warnings_.push_back(report.message);
+    }
+    const std::string drift = detail::correctDrift(island, settings_);
+    if (!drift.empty()) warnings_.push_back(drift);
+    detail::writeBack(island, patchImpulses_, jointWrites_);
+  } catch (...) {
+    events_.erase(events_.begin() + static_cast<std::ptrdiff_t>(firstEvent), events_.end());
+    throw;
   }
-  const std::string drift = detail::correctDrift(island, settings_);
-  if (!drift.empty()) warnings_.push_back(drift);
-  detail::writeBack(island, patchImpulses_, jointWrites_);
-  for (ImpactEvent& event : impacts) {
-    event.time = time_;
-    events_.push_back(std::move(event));
-  }
+  for (std::size_t e = firstEvent; e < events_.size(); ++e)
+    events_[e].time = time_;
   return 0;
 }
 

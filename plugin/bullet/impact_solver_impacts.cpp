@@ -355,13 +355,11 @@ void strikePlasticPiles(Island& island, const ImpactSolverSettings& settings, Di
 
 }  // namespace
 
-std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
-                                        const ImpactSolverSettings& settings,
-                                        std::unique_ptr<WorkerPool>& workers) {
+void resolveImpacts(Island& island, const Config& config, const ImpactSolverSettings& settings,
+                    std::unique_ptr<WorkerPool>& workers, std::vector<ImpactEvent>& events) {
   // Rounds of impacts: a struck ball of a touching Newton's cradle strikes the next within the
   // same step, which the contact LCP after this stage would otherwise stop plastically. Bounded by
   // solver.maxEventsPerStep rounds; what still approaches then is left to the contact LCP.
-  std::vector<ImpactEvent> events;
   std::vector<double> afterKick;
   for (const IslandContact& contact : island.contacts)
     afterKick.push_back(normalVelocity(island, contact));
@@ -415,7 +413,6 @@ std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
                     std::make_move_iterator(resolved.end()));
     }
   }
-  return events;
 }
 
 }  // namespace carom::detail

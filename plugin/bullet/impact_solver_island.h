@@ -116,12 +116,13 @@ void computeForces(Island& island, const btContactSolverInfo& info);
 // Adds `fraction` of the kick to the bodies' velocities.
 void applyForces(Island& island, double fraction);
 
-// Stage 3: resolves the impacts and returns one event per impact contact (time left at 0).
-// `workers`: the threads beside the caller's for a round's impact groups (solver.threads), made
-// when a round first needs them and kept.
-std::vector<ImpactEvent> resolveImpacts(Island& island, const Config& config,
-                                        const ImpactSolverSettings& settings,
-                                        std::unique_ptr<WorkerPool>& workers);
+// Stage 3: resolves the impacts and appends one event per impact contact to `events` (time left
+// at 0): the solver's own list, kept from step to step, where a list made per step grew to a few
+// hundred kilobytes at a pile's landing, its pages faulted in afresh each time. `workers`: the
+// threads beside the caller's for a round's impact groups (solver.threads), made when a round first
+// needs them and kept.
+void resolveImpacts(Island& island, const Config& config, const ImpactSolverSettings& settings,
+                    std::unique_ptr<WorkerPool>& workers, std::vector<ImpactEvent>& events);
 
 // Stage 4: the persistent contacts (those closing within the step) by core::contact, in at most
 // `sweeps` sweeps, in `memory`.
