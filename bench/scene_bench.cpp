@@ -9,8 +9,8 @@
 // A round's three runs are pinned to one CPU, the rounds taking the CPUs the process may use in
 // turn: cores can differ (on the development VM one core ran the same code 1.4–1.5× slower than
 // the other for minutes at a time), and a ratio of two runs on different cores measures the cores.
-// lcp mode's helper threads then share that CPU, which leaves its CPU time as it is and makes its
-// wall time one core's.
+// lcp mode's solver.threads = 0 then counts that one CPU and starts no helper threads (a helper
+// there only shared the CPU, its hand-overs costing context switches).
 //
 // Usage: carom-scene-bench [--rounds=N] [steps] [seconds] [scene ...]
 //   rounds   times each scene's three modes are run, back to back (default 1); with more, each
