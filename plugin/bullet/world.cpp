@@ -115,9 +115,12 @@ void DynamicsWorld::internalSingleStepSimulation(btScalar timeStep) {
     btDiscreteDynamicsWorld::internalSingleStepSimulation(timeStep);
   }
   if (m_impactSolver) {
-    for (const ImpactEvent& event : m_impactSolver->events())
-      recordImpact(event);
-    m_impactSolver->clearEvents();
+    const std::size_t first = m_impactEvents.size();
+    m_impactSolver->moveEventsTo(m_impactEvents);
+    if (m_impactCallback) {
+      for (std::size_t e = first; e < m_impactEvents.size(); ++e)
+        m_impactCallback(m_impactEvents[e]);
+    }
   }
   m_simulatedTime += timeStep;
 }

@@ -67,6 +67,7 @@
 
 #include <btBulletDynamicsCommon.h>
 
+#include <iterator>
 #include <map>
 #include <memory>
 #include <string>
@@ -155,6 +156,13 @@ class ImpactSolver : public btConstraintSolver {
 
   const std::vector<ImpactEvent>& events() const { return events_; }
   void clearEvents() { events_.clear(); }
+  /// Moves the events since the last clear to the end of `into` and clears them: no copy of each
+  /// event's law string, and this solver's list keeps its memory for the next step.
+  void moveEventsTo(std::vector<ImpactEvent>& into) {
+    into.insert(into.end(), std::make_move_iterator(events_.begin()),
+                std::make_move_iterator(events_.end()));
+    events_.clear();
+  }
 
   btScalar solveGroup(btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,
                       int numManifolds, btTypedConstraint** constraints, int numConstraints,
