@@ -163,7 +163,7 @@ TEST(WorkerPool, PoolForKeepsAPoolOfTheAskedSizeAndNoneForOneThread) {
   EXPECT_EQ(detail::poolFor(pool, 1), nullptr);
   EXPECT_EQ(pool, nullptr);
   EXPECT_EQ(detail::threadCount(4), 4);
-  EXPECT_GE(detail::threadCount(0), 1);  // the machine's
+  EXPECT_GE(detail::threadCount(0), 1);  // the CPUs this thread may run on
 }
 
 #ifdef __linux__

@@ -81,7 +81,7 @@ TEST(ImpactProblem, IsItsDefinitionOnRigidBodiesMassBlocks) {
 }
 
 // Finite inputs whose W overflows (a mass of 1e-310 kg: M⁻¹ is 1e310) are refused where the
-// problem is built, since its step LCPs no longer read W's entries for finiteness.
+// problem is built: its step LCPs do not read W's entries for finiteness again.
 TEST(ImpactProblem, RefusesAStepMatrixThatOverflows) {
   Eigen::MatrixXd M = Eigen::MatrixXd::Identity(6, 6);
   M(0, 0) = 1e-310;
