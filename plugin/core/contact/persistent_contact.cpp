@@ -13,6 +13,7 @@
 #include "reserve_growing.h"
 #include "subspace_step.h"
 #include "sweep_contact.h"
+#include "sweep_order.h"
 
 namespace carom::core::contact {
 namespace {
@@ -128,6 +129,8 @@ struct PersistentContactWorkspace::Buffers {
   std::vector<double> movedInTry;
   std::vector<Vec3> u;
   std::vector<std::size_t> changing;
+  std::vector<std::size_t> order;  // of the contacts in a sweep (sweepOrder)
+  SweepOrderScratch orderScratch;
 
   // Room in the buffers refilled per body and per contact at each solve (reserveGrowing).
   void reserveFor(std::size_t bodies, std::size_t contacts) {
@@ -253,6 +256,8 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     lambda.push_back(sweep.back().frame.transpose() * c.impulse);
     applyImpulse(sweep.back(), lambda.back());
   }
+  std::vector<std::size_t>& order = buffers.order;
+  sweepOrder(sweep, bodies.size(), buffers.orderScratch, order);
   // Movement is counted from the warm start on: the sums stay small, their differences exact.
   std::fill(moved.begin(), moved.end(), 0.0);
   // Per contact: whether its last solve left it as it was, and its bodies' `moved` then.
@@ -521,7 +526,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       }
     }
     bool solved = false;
-    for (std::size_t i = 0; i < contacts.size(); ++i) {
+    for (const std::size_t i : order) {
       const SweepContact& s = sweep[i];
       if (fresh[i] && movedOf(s.a) - seenA[i] + (movedOf(s.b) - seenB[i]) <= settings.tolerance)
         continue;
@@ -534,16 +539,20 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       lambda[i] = next;
       if (moving) {
         changed[i] = true;
-        if (settings.momentum) {
-          step[i] = change;
-          stepped.push_back(i);
-        }
+        if (settings.momentum) step[i] = change;
       }
       // The local solve is one staggered step (normal, then friction), not the solution of the
       // contact's own problem: it is fresh only once a solve no longer moves it.
       fresh[i] = !moving || applyImpulse(s, change) <= settings.tolerance;
       seenA[i] = movedOf(s.a);
       seenB[i] = movedOf(s.b);
+    }
+    // The momentum's contacts in index order, whatever the sweep's: its sums (β's norms) add in
+    // that order.
+    if (settings.momentum) {
+      stepped.clear();
+      for (std::size_t i = 0; i < contacts.size(); ++i)
+        if (step[i] != Vec3::Zero()) stepped.push_back(i);
     }
     if (!solved) {  // every contact is as its solve would leave it
       report.status = PersistentContactStatus::kConverged;

@@ -1,0 +1,64 @@
+#include "sweep_order.h"
+
+namespace carom::core::contact {
+namespace {
+
+// How many contacts not yet placed each placement looks at for one independent of the last
+// (counting those it passes over): enough to step past a pair's corners (up to eight) to the next
+// pair's, few enough to cost a small part of one sweep.
+constexpr std::size_t kLookAhead = 12;
+
+}  // namespace
+
+void sweepOrder(const std::vector<SweepContact>& sweep, std::size_t bodies,
+                SweepOrderScratch& scratch, std::vector<std::size_t>& order) {
+  const std::size_t n = sweep.size();
+  const std::size_t end = n;  // the list's end marker
+  order.clear();
+  scratch.next.resize(n);
+  scratch.previous.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    scratch.next[i] = i + 1;
+    scratch.previous[i] = i == 0 ? end : i - 1;
+  }
+  // Placement p stamps with p + 1, so that zeros mean never.
+  scratch.blockedAt.assign(bodies, 0);
+  scratch.usedAt.assign(bodies, 0);
+  std::size_t first = n == 0 ? end : 0;
+  const auto isBody = [](int index) { return index != kWorld; };
+  for (std::size_t placement = 1; first != end; ++placement) {
+    std::size_t chosen = first;
+    std::size_t looked = 0;
+    for (std::size_t k = first; k != end && looked < kLookAhead; k = scratch.next[k], ++looked) {
+      const SweepContact& c = sweep[k];
+      // Ready: no contact before it that is still to be placed shares a body with it.
+      const bool ready = (!isBody(c.a) || scratch.blockedAt[c.a] != placement) &&
+                         (!isBody(c.b) || scratch.blockedAt[c.b] != placement);
+      // Independent of the last contact placed.
+      const auto usedLast = [&](int index) {
+        return isBody(index) && scratch.usedAt[index] + 1 == placement;
+      };
+      const bool apart = !usedLast(c.a) && !usedLast(c.b);
+      if (ready && apart) {
+        chosen = k;
+        break;
+      }
+      if (isBody(c.a)) scratch.blockedAt[c.a] = placement;
+      if (isBody(c.b)) scratch.blockedAt[c.b] = placement;
+    }
+    order.push_back(chosen);
+    const SweepContact& c = sweep[chosen];
+    if (isBody(c.a)) scratch.usedAt[c.a] = placement;
+    if (isBody(c.b)) scratch.usedAt[c.b] = placement;
+    // Unlinked from the contacts still to be placed.
+    const std::size_t before = scratch.previous[chosen], after = scratch.next[chosen];
+    if (before == end) {
+      first = after;
+    } else {
+      scratch.next[before] = after;
+    }
+    if (after != end) scratch.previous[after] = before;
+  }
+}
+
+}  // namespace carom::core::contact
