@@ -4,9 +4,10 @@ namespace carom::core::contact {
 namespace {
 
 // How many contacts not yet placed each placement looks at for one independent of the last
-// (counting those it passes over): enough to step past a pair's corners (up to eight) to the next
-// pair's, few enough to cost a small part of one sweep.
-constexpr std::size_t kLookAhead = 12;
+// (counting those it passes over): past a pair's corners (up to eight) and the pairs beside it on
+// the same bodies. Each placement's search costs up to this many steps, once per solve, against a
+// local solve per contact in each of its sweeps (docs/measurements.md).
+constexpr std::size_t kLookAhead = 24;
 
 }  // namespace
 
