@@ -116,7 +116,13 @@ struct PersistentContactWorkspace::Buffers {
   std::vector<SweepContact> sweep;
   std::vector<Vec3> lambda;
   std::vector<char> fresh, changed;  // flags, not std::vector<bool>: read and set every sweep
-  std::vector<double> seenA, seenB;
+  // Per contact, what a sweep reads to skip it, together and apart from its SweepContact (about
+  // 800 bytes): a sweep of a large island that skips most contacts reads these alone.
+  struct Seen {
+    int a, b;               // its bodies
+    double movedA, movedB;  // their `moved` when its last solve left it as it was
+  };
+  std::vector<Seen> seen;
   std::vector<Vec3> vStart, wStart;
   std::vector<double> movedStart, lowestAtTest;
   std::vector<int> involved;  // the bodies the contacts join, each once
@@ -136,7 +142,7 @@ struct PersistentContactWorkspace::Buffers {
   void reserveFor(std::size_t bodies, std::size_t contacts) {
     reserveGrowingAll(bodies, reach, moved, movedStart, movedInTry, vStart, wStart, linearImpulse,
                       angularImpulse, joined);
-    reserveGrowingAll(contacts, sweep, fresh, changed, seenA, seenB, step, direction, weight);
+    reserveGrowingAll(contacts, sweep, fresh, changed, seen, step, direction, weight);
   }
 };
 
@@ -263,12 +269,12 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   // Per contact: whether its last solve left it as it was, and its bodies' `moved` then.
   std::vector<char>& fresh = buffers.fresh;
   std::vector<char>& changed = buffers.changed;
-  std::vector<double>& seenA = buffers.seenA;
-  std::vector<double>& seenB = buffers.seenB;
+  std::vector<PersistentContactWorkspace::Buffers::Seen>& seen = buffers.seen;
   fresh.assign(contacts.size(), false);
   changed.assign(contacts.size(), false);
-  seenA.assign(contacts.size(), 0.0);
-  seenB.assign(contacts.size(), 0.0);
+  seen.clear();
+  for (const SweepContact& s : sweep)
+    seen.push_back({s.a, s.b, 0.0, 0.0});
 
   PersistentContactReport report;
   report.status = PersistentContactStatus::kIterationLimit;
@@ -527,10 +533,12 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     }
     bool solved = false;
     for (const std::size_t i : order) {
-      const SweepContact& s = sweep[i];
-      if (fresh[i] && movedOf(s.a) - seenA[i] + (movedOf(s.b) - seenB[i]) <= settings.tolerance)
+      PersistentContactWorkspace::Buffers::Seen& last = seen[i];
+      if (fresh[i] &&
+          movedOf(last.a) - last.movedA + (movedOf(last.b) - last.movedB) <= settings.tolerance)
         continue;
       solved = true;
+      const SweepContact& s = sweep[i];
       const Vec3 next = solveLocal(s, relativeVelocityOf(v, w, s), lambda[i], contacts[i].friction,
                                    contacts[i].approach, settings.stickingBlocks);
       const Vec3 change = next - lambda[i];
@@ -544,8 +552,8 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       // The local solve is one staggered step (normal, then friction), not the solution of the
       // contact's own problem: it is fresh only once a solve no longer moves it.
       fresh[i] = !moving || applyImpulse(s, change) <= settings.tolerance;
-      seenA[i] = movedOf(s.a);
-      seenB[i] = movedOf(s.b);
+      last.movedA = movedOf(s.a);
+      last.movedB = movedOf(s.b);
     }
     // The momentum's contacts in index order, whatever the sweep's: its sums (β's norms) add in
     // that order.
