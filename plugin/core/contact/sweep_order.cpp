@@ -22,7 +22,7 @@ void sweepOrder(const std::vector<SweepContact>& sweep, std::size_t bodies,
     scratch.next[i] = i + 1;
     scratch.previous[i] = i == 0 ? end : i - 1;
   }
-  // Placement p stamps with p + 1, so that zeros mean never.
+  // Placements count from 1: a stamp of 0 means never.
   scratch.blockedAt.assign(bodies, 0);
   scratch.usedAt.assign(bodies, 0);
   std::size_t first = n == 0 ? end : 0;
