@@ -116,8 +116,8 @@ struct PersistentContactWorkspace::Buffers {
   std::vector<SweepContact> sweep;
   std::vector<Vec3> lambda;
   std::vector<char> fresh, changed;  // flags, not std::vector<bool>: read and set every sweep
-  // Per contact, what a sweep reads to skip it, together and apart from its SweepContact (about
-  // 800 bytes): a sweep of a large island that skips most contacts reads these alone.
+  // Per contact, what a sweep reads to decide a skip, kept apart from its SweepContact (about 800
+  // bytes): a sweep of a large island that skips most contacts reads these alone.
   struct Seen {
     int a, b;               // its bodies
     double movedA, movedB;  // their `moved` when its last solve left it as it was

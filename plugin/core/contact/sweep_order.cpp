@@ -27,6 +27,10 @@ void sweepOrder(const std::vector<SweepContact>& sweep, std::size_t bodies,
   scratch.usedAt.assign(bodies, 0);
   std::size_t first = n == 0 ? end : 0;
   const auto isBody = [](int index) { return index != kWorld; };
+  // Whether `index` is a body that the contact placed at `placement` (≥ 1) touches.
+  const auto usedAt = [&](int index, std::size_t placement) {
+    return placement > 0 && isBody(index) && scratch.usedAt[index] == placement;
+  };
   for (std::size_t placement = 1; first != end; ++placement) {
     std::size_t chosen = first;
     std::size_t looked = 0;
@@ -36,10 +40,7 @@ void sweepOrder(const std::vector<SweepContact>& sweep, std::size_t bodies,
       const bool ready = (!isBody(c.a) || scratch.blockedAt[c.a] != placement) &&
                          (!isBody(c.b) || scratch.blockedAt[c.b] != placement);
       // Independent of the last contact placed.
-      const auto usedLast = [&](int index) {
-        return isBody(index) && scratch.usedAt[index] + 1 == placement;
-      };
-      const bool apart = !usedLast(c.a) && !usedLast(c.b);
+      const bool apart = !usedAt(c.a, placement - 1) && !usedAt(c.b, placement - 1);
       if (ready && apart) {
         chosen = k;
         break;
