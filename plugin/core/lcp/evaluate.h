@@ -8,8 +8,15 @@
 
 namespace carom::core::lcp {
 
-// Recomputes w = M z + q, the natural-map residual and its bound, and returns kSolved or
-// kResidualCheckFailed (with the numbers in the message). `steps` is copied into the result.
+// Judges the answer in result.z: recomputes result.w = M z + q (in its storage), the natural-map
+// residual and its bound, and sets kSolved or kResidualCheckFailed (with the numbers in the
+// message). `steps` is copied into the result.
+void judgeAnswer(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
+                 const Eigen::Ref<const Eigen::VectorXd>& lo,
+                 const Eigen::Ref<const Eigen::VectorXd>& hi, double residualTolerance, int steps,
+                 LcpResult& result);
+
+// The same for an answer z, in a result of its own.
 LcpResult evaluateAnswer(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                          const Eigen::Ref<const Eigen::VectorXd>& lo,
                          const Eigen::Ref<const Eigen::VectorXd>& hi, Eigen::VectorXd z,

@@ -187,12 +187,12 @@ class Tableau {
     return rows[0];
   }
 
-  // The basic solution's z as the pivots left it.
-  Eigen::VectorXd basicZ() const { return zOf(values_); }
+  // The basic solution's z as the pivots left it, written to z.
+  void basicZ(Eigen::VectorXd& z) const { zOf(values_, z); }
 
   // The basic solution's z, with one step of iterative refinement (x += B⁻¹(q − B x)) to undo
-  // most of the round-off that the product form accumulates.
-  Eigen::VectorXd solutionZ() const {
+  // most of the round-off that the product form accumulates, written to z.
+  void solutionZ(Eigen::VectorXd& z) const {
     // B x summed over the basis's columns (e_i, −M's or −d); B itself is never formed: its n²
     // entries are a megabyte per solve for an impact of a few hundred unknowns.
     Eigen::VectorXd& residual = keyColumn_;  // q − B x, in the tie-breaker's scratch
@@ -209,19 +209,18 @@ class Tableau {
     }
     applyInverse(residual);
     residual += values_;
-    return zOf(residual);
+    zOf(residual, z);
   }
 
  private:
   // z of the basic values `basic`: each basic z_i's, the others zero. Basic values are
   // non-negative by the ratio test; round-off below zero is clipped here so that the residual
   // check judges exactly what the caller receives.
-  Eigen::VectorXd zOf(const Eigen::VectorXd& basic) const {
-    Eigen::VectorXd z = Eigen::VectorXd::Zero(size());
+  void zOf(const Eigen::VectorXd& basic, Eigen::VectorXd& z) const {
+    z.setZero(size());
     for (Eigen::Index i = 0; i < size(); ++i) {
       if (vars_.isZ(basis_[i])) z(basis_[i] - size()) = std::max(0.0, basic(i));
     }
-    return z;
   }
 
   // x ← E x for the pivot on `row` with entering column c and `inverse` = 1/c_row: x_row / c_row,
@@ -301,12 +300,6 @@ const Eigen::VectorXd& coveringVectorFor(const LemkeOptions& options, Eigen::Ind
   return d;
 }
 
-LcpResult unsolved(LcpResult result, LcpStatus status, const std::string& message) {
-  result.status = status;
-  result.message = message;
-  return result;
-}
-
 // The first n entries of the covering-vector stream of `seed`. mt19937_64 is specified bit for bit
 // by the standard; std::uniform_real_distribution is not, so the 53-bit mapping to [0, 1) is
 // written out.
@@ -322,8 +315,8 @@ Eigen::VectorXd coveringStream(Eigen::Index n, std::uint64_t seed) {
 
 }  // namespace
 
-LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
-                     const LemkeOptions& options) {
+void solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const LemkeOptions& options,
+                LcpResult& result) {
   checkProblem(M, q, !options.matrixChecked);
   checkTolerance(options.pivotTolerance, "pivotTolerance");
   checkTolerance(options.residualTolerance, "residualTolerance");
@@ -332,26 +325,37 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
   const int maxPivots = options.maxPivots >= 0 ? options.maxPivots : static_cast<int>(50 * n + 100);
   StandardBounds& bounds = scratch().bounds;
   bounds.grow(n);
-  const auto evaluate = [&](Eigen::VectorXd z, int pivots) {
-    return evaluateAnswer(M, q, bounds.lower(n), bounds.upper(n), std::move(z),
-                          options.residualTolerance, pivots);
+  // result.z judged: its status, w, residual and pivots.
+  const auto judge = [&](int pivots) {
+    judgeAnswer(M, q, bounds.lower(n), bounds.upper(n), options.residualTolerance, pivots, result);
+  };
+  const auto unsolved = [&](LcpStatus status, const std::string& message) {
+    result.status = status;
+    result.message = message;
   };
 
   // Lemke's last basis is a solution's in exact arithmetic. Where floating point leaves it off by a
   // few indices and its answer outside the bound, principal pivots from the answer's support
   // (principal_pivot.h) put it right; an answer they cannot fix is reported as it was, with why.
-  const auto polished = [&](LcpResult answer) {
-    if (answer.solved()) return answer;
+  const auto polishFailed = [&]() {
+    if (result.solved()) return;
     const PrincipalPivotResult polish =
-        principalPivot(M, q, answer.z, kPolishPivots, answer.residualBound);
-    LcpResult better = evaluate(polish.z, answer.steps + polish.steps);
-    if (better.solved()) return better;
-    answer.message += "; principal pivots from its support did not fix it (" +
+        principalPivot(M, q, result.z, kPolishPivots, result.residualBound);
+    LcpResult better = evaluateAnswer(M, q, bounds.lower(n), bounds.upper(n), polish.z,
+                                      options.residualTolerance, result.steps + polish.steps);
+    if (better.solved()) {
+      result = std::move(better);
+      return;
+    }
+    result.message += "; principal pivots from its support did not fix it (" +
                       (polish.settled ? better.message : polish.message) + ")";
-    return answer;
   };
 
-  if ((q.array() >= 0.0).all()) return evaluate(Eigen::VectorXd::Zero(n), 0);  // z = 0 solves
+  if ((q.array() >= 0.0).all()) {  // z = 0 solves
+    result.z.setZero(n);
+    judge(0);
+    return;
+  }
 
   Tableau tableau(M, q, d);
   const Variables& vars = tableau.variables();
@@ -375,13 +379,21 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
     const Eigen::Index leaving = tableau.pivot(row, entering, column);
     if (leaving == vars.artificial()) {
       // The answer as the pivots left it where it passes, refined where its round-off does not.
-      LcpResult answer = evaluate(tableau.basicZ(), pivots);
-      if (!answer.solved()) answer = evaluate(tableau.solutionZ(), pivots);
-      return polished(std::move(answer));
+      tableau.basicZ(result.z);
+      judge(pivots);
+      if (!result.solved()) {
+        tableau.solutionZ(result.z);
+        judge(pivots);
+      }
+      polishFailed();
+      return;
     }
     if (pivots >= maxPivots) {
-      return unsolved(evaluate(tableau.solutionZ(), pivots), LcpStatus::kPivotLimit,
-                      "Lemke: pivot limit of " + std::to_string(maxPivots) + " reached");
+      tableau.solutionZ(result.z);
+      judge(pivots);
+      unsolved(LcpStatus::kPivotLimit,
+               "Lemke: pivot limit of " + std::to_string(maxPivots) + " reached");
+      return;
     }
     entering = vars.complement(leaving);
     tableau.column(entering, column);
@@ -395,14 +407,24 @@ LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
       count += static_cast<std::size_t>(column(i) > floor);
     }
     if (count == 0) {
-      return unsolved(evaluate(tableau.solutionZ(), pivots), LcpStatus::kRayTermination,
-                      "Lemke: secondary ray after " + std::to_string(pivots) + " pivots (" +
-                          vars.name(entering) +
-                          " can increase without bound): no solution found; the LCP is "
-                          "infeasible if M is copositive-plus");
+      tableau.solutionZ(result.z);
+      judge(pivots);
+      unsolved(LcpStatus::kRayTermination,
+               "Lemke: secondary ray after " + std::to_string(pivots) + " pivots (" +
+                   vars.name(entering) +
+                   " can increase without bound): no solution found; the LCP is "
+                   "infeasible if M is copositive-plus");
+      return;
     }
     row = tableau.lexicographicMinimum(candidates.data(), count, column);
   }
+}
+
+LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
+                     const LemkeOptions& options) {
+  LcpResult result;
+  solveLemke(M, q, options, result);
+  return result;
 }
 
 Eigen::VectorXd randomCoveringVector(Eigen::Index n, std::uint64_t seed) {

@@ -231,7 +231,16 @@ ImpactProblem::ImpactProblem(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn
 
 Eigen::VectorXd ImpactProblem::velocityChange(const Eigen::VectorXd& lambdaN,
                                               const Eigen::VectorXd& lambdaD) const {
-  return MinvJbarT_.leftCols(contacts()) * lambdaN + MinvJbarT_.rightCols(frictionRows()) * lambdaD;
+  Eigen::VectorXd change;
+  velocityChange(lambdaN, lambdaD, change);
+  return change;
+}
+
+void ImpactProblem::velocityChange(const Eigen::Ref<const Eigen::VectorXd>& lambdaN,
+                                   const Eigen::Ref<const Eigen::VectorXd>& lambdaD,
+                                   Eigen::VectorXd& change) const {
+  change.noalias() = MinvJbarT_.leftCols(contacts()) * lambdaN;
+  change.noalias() += MinvJbarT_.rightCols(frictionRows()) * lambdaD;
 }
 
 Eigen::VectorXd ImpactProblem::generalizedImpulse(const Eigen::VectorXd& lambdaN,

@@ -40,6 +40,7 @@ ImpactOutcome simulate(const ImpactProblem& problem, const Eigen::VectorXd& vMin
   outcome.impulseN = Eigen::VectorXd::Zero(problem.contacts());
   outcome.impulseD = Eigen::VectorXd::Zero(problem.frictionRows());
   Eigen::VectorXd normalVelocity = problem.normalJacobian() * outcome.v;  // for the caps too
+  StepResult step;  // each step's result, its vectors kept from step to step
   while (anyApproaches(normalVelocity, options.terminationTolerance)) {
     if (outcome.steps == options.maxSteps) {
       outcome.status = SimStatus::kStepLimit;
@@ -47,15 +48,14 @@ ImpactOutcome simulate(const ImpactProblem& problem, const Eigen::VectorXd& vMin
       return outcome;
     }
     const Eigen::VectorXd caps = schedule.caps(outcome.steps, normalVelocity);
-    StepResult step =
-        solveStep(problem, outcome.v, caps,
-                  mixSeed(seed, static_cast<std::uint64_t>(outcome.steps)), options.step);
+    solveStep(problem, outcome.v, caps, mixSeed(seed, static_cast<std::uint64_t>(outcome.steps)),
+              options.step, step);
     if (!step.solved()) {
       outcome.status = SimStatus::kStepFailed;
       outcome.message = "step " + std::to_string(outcome.steps) + ": " + step.message;
       return outcome;
     }
-    outcome.v = std::move(step.v);
+    outcome.v.swap(step.v);  // v' becomes the iterate; the old iterate's storage the next v'
     outcome.impulseN += step.lambdaN;
     outcome.impulseD += step.lambdaD;
     ++outcome.steps;

@@ -36,19 +36,19 @@ struct StepLcp {
   }
 };
 
-StepLcp buildLcp(const ImpactProblem& problem, const Eigen::VectorXd& v,
-                 const Eigen::VectorXd& caps) {
+// Builds `lcp` over its kept storage.
+void buildLcp(const ImpactProblem& problem, const Eigen::VectorXd& v, const Eigen::VectorXd& caps,
+              StepLcp& lcp) {
   const Eigen::Index m = problem.contacts(), nD = problem.frictionRows();
-  const Eigen::Index n = problem.stepMatrix().rows();
-  Eigen::VectorXd wFull(n);
-  wFull << caps, problem.normalJacobian() * v, problem.directionJacobian() * v,
-      Eigen::VectorXd::Zero(m);
-  StepLcp lcp;
-  if (caps.allFinite()) {
-    lcp.w = std::move(wFull);
-    lcp.betas = m;
-    return lcp;
-  }
+  Eigen::VectorXd& w = lcp.w;
+  w.resize(problem.stepMatrix().rows());
+  w.head(m) = caps;
+  w.segment(m, m).noalias() = problem.normalJacobian() * v;
+  w.segment(2 * m, nD).noalias() = problem.directionJacobian() * v;
+  w.tail(m).setZero();
+  lcp.restricted.resize(0, 0);
+  lcp.betas = m;
+  if (caps.allFinite()) return;
   std::vector<Eigen::Index> keep;
   for (Eigen::Index i = 0; i < m; ++i)
     if (std::isfinite(caps(i))) keep.push_back(i);
@@ -56,54 +56,72 @@ StepLcp buildLcp(const ImpactProblem& problem, const Eigen::VectorXd& v,
   for (Eigen::Index i = m; i < 3 * m + nD; ++i)
     keep.push_back(i);
   lcp.restricted = problem.stepMatrix()(keep, keep);
-  lcp.w = wFull(keep);
-  return lcp;
+  lcp.w = Eigen::VectorXd(w(keep));
 }
+
+// What a step keeps per thread from one step LCP to the next: an impact solves several of one
+// size, a busy scene's step hundreds, and each allocated its vectors afresh.
+struct Scratch {
+  StepLcp lcp;
+  lcp::LcpResult answer;
+  Eigen::VectorXd change;  // M⁻¹J̄ᵀλ, (75c)
+};
 
 }  // namespace
 
-StepResult solveStep(const ImpactProblem& problem, const Eigen::VectorXd& v,
-                     const Eigen::VectorXd& caps, std::uint64_t seed, const StepOptions& options) {
+void solveStep(const ImpactProblem& problem, const Eigen::VectorXd& v, const Eigen::VectorXd& caps,
+               std::uint64_t seed, const StepOptions& options, StepResult& step) {
   checkInputs(problem, v, caps, options);
   const Eigen::Index m = problem.contacts(), nD = problem.frictionRows();
-  const StepLcp lcp = buildLcp(problem, v, caps);
+  thread_local Scratch scratch;
+  StepLcp& lcp = scratch.lcp;
+  buildLcp(problem, v, caps, lcp);
   const double energyBound = problem.kineticEnergy(v) * (1.0 + options.energyTolerance);
-  StepResult step;
+  step.status = lcp::LcpStatus::kSolved;
+  step.message.clear();
+  step.residual = 0.0;
   lcp::LemkeOptions lemke;
   lemke.residualTolerance = options.residualTolerance;
   lemke.matrixChecked = true;  // W, checked finite when the problem was built
   lemke.maxPivots = options.pivotsPerUnknown * static_cast<int>(lcp.w.size()) + 100;
+  lcp::LcpResult& result = scratch.answer;
   for (step.attempts = 1; step.attempts <= options.maxAttempts; ++step.attempts) {
     const bool plain = step.attempts == 1 && !options.randomCovering;
     lemke.coveringVector =
         plain ? Eigen::VectorXd()
               : lcp::randomCoveringVector(lcp.w.size(), mixSeed(seed, step.attempts));
-    const lcp::LcpResult result = lcp::solveLemke(lcp.W(problem), lcp.w, lemke);
+    lcp::solveLemke(lcp.W(problem), lcp.w, lemke, result);
     step.status = result.status;
     if (!result.solved()) {
       step.message += "attempt " + std::to_string(step.attempts) + ": " + result.message + "; ";
       continue;
     }
-    Eigen::VectorXd lambdaN = result.z.segment(lcp.betas, m);
-    Eigen::VectorXd lambdaD = result.z.segment(lcp.betas + m, nD);
-    Eigen::VectorXd next = v + problem.velocityChange(lambdaN, lambdaD);
-    if (problem.kineticEnergy(next) > energyBound) {  // Theorem 7 violated: round-off
+    const auto lambdaN = result.z.segment(lcp.betas, m);
+    const auto lambdaD = result.z.segment(lcp.betas + m, nD);
+    problem.velocityChange(lambdaN, lambdaD, scratch.change);
+    step.v = v + scratch.change;
+    if (problem.kineticEnergy(step.v) > energyBound) {  // Theorem 7 violated: round-off
       step.status = lcp::LcpStatus::kResidualCheckFailed;
       step.message += "attempt " + std::to_string(step.attempts) + ": kinetic energy rose; ";
       continue;
     }
-    step.v = std::move(next);
-    step.lambdaN = std::move(lambdaN);
-    step.lambdaD = std::move(lambdaD);
+    step.lambdaN = lambdaN;
+    step.lambdaD = lambdaD;
     step.residual = result.residual;
     step.message.clear();
-    return step;
+    return;
   }
   step.attempts = options.maxAttempts;
   step.v = v;
-  step.lambdaN = Eigen::VectorXd::Zero(m);
-  step.lambdaD = Eigen::VectorXd::Zero(nD);
+  step.lambdaN.setZero(m);
+  step.lambdaD.setZero(nD);
   step.message = "step LCP (75) unsolved: " + step.message;
+}
+
+StepResult solveStep(const ImpactProblem& problem, const Eigen::VectorXd& v,
+                     const Eigen::VectorXd& caps, std::uint64_t seed, const StepOptions& options) {
+  StepResult step;
+  solveStep(problem, v, caps, seed, options, step);
   return step;
 }
 

@@ -222,6 +222,34 @@ TEST(Lemke, ReportsAFailedResidualCheck) {
   EXPECT_GT(failed, 25);
 }
 
+// A result kept from solve to solve answers as a fresh one does, bit for bit, after problems of
+// other sizes and outcomes: a ray, a pivot limit, z = 0.
+TEST(Lemke, AKeptResultAnswersAsAFreshOne) {
+  Random random(108);
+  LcpResult kept;
+  for (int trial = 0; trial < 400; ++trial) {
+    const Eigen::Index n = 1 + trial % 9;
+    Eigen::MatrixXd M = pMatrix(random, n, trial);
+    Eigen::VectorXd q = uniformVector(random, n);
+    LemkeOptions options;
+    if (trial % 5 == 1) M = -Eigen::MatrixXd::Identity(n, n), q = -Eigen::VectorXd::Ones(n);
+    if (trial % 5 == 2) options.maxPivots = 1;
+    if (trial % 5 == 3) q = q.cwiseAbs();
+    const LcpResult fresh = solveLemke(M, q, options);
+    solveLemke(M, q, options, kept);
+    SCOPED_TRACE(::testing::Message() << "trial " << trial);
+    EXPECT_EQ(kept.status, fresh.status);
+    EXPECT_EQ(kept.message, fresh.message);
+    EXPECT_EQ(kept.steps, fresh.steps);
+    EXPECT_EQ(kept.residual, fresh.residual);
+    EXPECT_EQ(kept.residualBound, fresh.residualBound);
+    ASSERT_EQ(kept.z.size(), fresh.z.size());
+    EXPECT_EQ(kept.z, fresh.z);
+    ASSERT_EQ(kept.w.size(), fresh.w.size());
+    EXPECT_EQ(kept.w, fresh.w);
+  }
+}
+
 TEST(Lemke, RandomCoveringVectorsReachDifferentSolutions) {
   // z1 + z2 = 1, z ≥ 0 is the whole solution set of this LCP (repeated columns). Plain Lemke picks
   // one point every time: the bias of digest §8. Random covering vectors spread over the segment.

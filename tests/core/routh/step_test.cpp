@@ -97,6 +97,38 @@ TEST(RouthStep, ZeroCapsOrSeparatingVelocityLeaveVelocityUnchanged) {
   }
 }
 
+// A StepResult kept from step to step (simulate's) answers as a fresh one does, bit for bit,
+// whatever the problem before it: another size, infinite caps (the restricted LCP), a failure.
+TEST(RouthStep, AKeptResultAnswersAsAFreshOne) {
+  Random random(31);
+  StepResult kept;
+  StepOptions failing;
+  failing.residualTolerance = 1e-300;  // below round-off: every attempt fails its check
+  failing.maxAttempts = 1;
+  for (int trial = 0; trial < 120; ++trial) {
+    const Eigen::Index m = 1 + trial % 5;
+    const auto [problem, v] = randomImpact(random, m, trial % 2 == 0 ? 8 : 4);
+    Eigen::VectorXd caps(m);
+    for (Eigen::Index i = 0; i < m; ++i)
+      caps(i) =
+          (trial + i) % 3 == 0 ? std::numeric_limits<double>::infinity() : random.uniform(0.0, 1.0);
+    const StepOptions options = trial % 7 == 3 ? failing : StepOptions{};
+    const StepResult fresh = solveStep(problem, v, caps, trial, options);
+    solveStep(problem, v, caps, trial, options, kept);
+    SCOPED_TRACE(::testing::Message() << "trial " << trial);
+    EXPECT_EQ(kept.status, fresh.status);
+    EXPECT_EQ(kept.message, fresh.message);
+    EXPECT_EQ(kept.attempts, fresh.attempts);
+    EXPECT_EQ(kept.residual, fresh.residual);
+    ASSERT_EQ(kept.v.size(), fresh.v.size());
+    EXPECT_EQ(kept.v, fresh.v);
+    ASSERT_EQ(kept.lambdaN.size(), fresh.lambdaN.size());
+    EXPECT_EQ(kept.lambdaN, fresh.lambdaN);
+    ASSERT_EQ(kept.lambdaD.size(), fresh.lambdaD.size());
+    EXPECT_EQ(kept.lambdaD, fresh.lambdaD);
+  }
+}
+
 TEST(RouthStep, BadInputNamesTheParameter) {
   Random random(3);
   // Not a structured binding: the lambdas capture these, which C++17 allows only for variables.

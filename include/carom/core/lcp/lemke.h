@@ -46,6 +46,11 @@ struct LemkeOptions {
 LcpResult solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q,
                      const LemkeOptions& options = {});
 
+/// The same, written to `result`, whose z and w keep their storage where their size is unchanged:
+/// for a caller that solves many LCPs of one size (a simultaneous impact's step LCPs).
+void solveLemke(const Eigen::MatrixXd& M, const Eigen::VectorXd& q, const LemkeOptions& options,
+                LcpResult& result);
+
 /// A covering vector with entries drawn uniformly in [0.01, 1] from `seed`: the same seed gives the
 /// same vector on every machine. The lower end keeps d well away from 0 (d_i → 0 would stall the
 /// first pivot on row i); two decades of spread let every solution of a non-unique LCP be reached.

@@ -51,6 +51,11 @@ class ImpactProblem {
   /// M⁻¹(J_nᵀ λ_n + J_Dᵀ λ_D): the velocity change of a contact impulse, (75c).
   Eigen::VectorXd velocityChange(const Eigen::VectorXd& lambdaN,
                                  const Eigen::VectorXd& lambdaD) const;
+  /// The same written to `change` (resized to n_v; its storage kept where the size is), from
+  /// impulses that may be segments of a longer vector (an LCP's answer).
+  void velocityChange(const Eigen::Ref<const Eigen::VectorXd>& lambdaN,
+                      const Eigen::Ref<const Eigen::VectorXd>& lambdaD,
+                      Eigen::VectorXd& change) const;
   /// J̄ᵀ(λ_n; λ_D) = J_nᵀ λ_n + J_Dᵀ λ_D, the generalized impulse.
   Eigen::VectorXd generalizedImpulse(const Eigen::VectorXd& lambdaN,
                                      const Eigen::VectorXd& lambdaD) const;

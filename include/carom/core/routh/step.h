@@ -56,5 +56,9 @@ struct StepResult {
 StepResult solveStep(const ImpactProblem& problem, const Eigen::VectorXd& v,
                      const Eigen::VectorXd& caps, std::uint64_t seed,
                      const StepOptions& options = {});
+/// The same, written to `step`, whose vectors keep their storage where their size is unchanged:
+/// for a caller that solves an impact's steps in turn (simulate). `v` must not be `step.v`.
+void solveStep(const ImpactProblem& problem, const Eigen::VectorXd& v, const Eigen::VectorXd& caps,
+               std::uint64_t seed, const StepOptions& options, StepResult& step);
 
 }  // namespace carom::core::routh
