@@ -150,6 +150,8 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
   std::vector<int> slot(island.bodies.size(), kImmovable);  // in the impact's bodies
   std::vector<int> involved;
   std::vector<core::impact::ContactBody> bodies;
+  involved.reserve(2 * group.size());
+  bodies.reserve(2 * group.size());
   const auto slotOf = [&](int body) {
     if (island.bodies[body].dynamic == nullptr) return kImmovable;
     if (slot[body] == kImmovable) {
@@ -160,6 +162,7 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
     return slot[body];
   };
   std::vector<SimultaneousContact> rows;
+  rows.reserve(group.size());
   for (const IslandContact* contact : group) {
     rows.push_back({slotOf(contact->bodyA), slotOf(contact->bodyB), contact->point, contact->normal,
                     contact->material});
@@ -282,12 +285,12 @@ bool closesWithinStep(const Island& island, const IslandContact& contact) {
 // body back into the partner it was stopped against. Struck alone, by turns, the two pass their
 // momentum back and forth, less each round, for dozens of rounds (a pyramid of boxes landing level
 // on level). Joins `kept` into `joined` and appends to `impacts` those a new impact reaches.
-void keepPlasticContacts(Island& island, const std::vector<bool>& struckPlastically,
+void keepPlasticContacts(Island& island, const std::vector<char>& struckPlastically,
                          DisjointSets& joined, std::vector<IslandContact*>& impacts) {
-  std::vector<bool> isNew(island.contacts.size(), false);
+  std::vector<char> isNew(island.contacts.size(), 0);
   std::vector<bool> reached(island.bodies.size(), false);  // per root: a new impact's group
   for (const IslandContact* contact : impacts)
-    isNew[static_cast<std::size_t>(contact - island.contacts.data())] = true;
+    isNew[static_cast<std::size_t>(contact - island.contacts.data())] = 1;
   std::vector<IslandContact*> kept;
   for (std::size_t c = 0; c < island.contacts.size(); ++c) {
     IslandContact& contact = island.contacts[c];
@@ -361,13 +364,15 @@ void resolveImpacts(Island& island, const Config& config, const ImpactSolverSett
   // same step, which the contact LCP after this stage would otherwise stop plastically. Bounded by
   // solver.maxEventsPerStep rounds; what still approaches then is left to the contact LCP.
   std::vector<double> afterKick;
+  afterKick.reserve(island.contacts.size());
   for (const IslandContact& contact : island.contacts)
     afterKick.push_back(normalVelocity(island, contact));
-  std::vector<bool> struckPlastically(island.contacts.size(), false);  // keepPlasticContacts
+  // Flags as bytes, not std::vector<bool>: each round reads them for every contact of the island.
+  std::vector<char> struckPlastically(island.contacts.size(), 0);  // keepPlasticContacts
   // The bodies the last round struck: a contact between two others approaches as it did when that
   // round found it no impact, and is not read again. Where joints are held, an impact on one link
   // moves every body they join, and every contact is read each round.
-  std::vector<bool> struck(island.bodies.size(), true);
+  std::vector<char> struck(island.bodies.size(), 1);
   for (int round = 0; round < config.solver.maxEventsPerStep; ++round) {
     // Contacts sharing a dynamic body, or on bodies a joint joins (an impact on one link moves
     // them all): one impact.
@@ -392,17 +397,17 @@ void resolveImpacts(Island& island, const Config& config, const ImpactSolverSett
     keepPlasticContacts(island, struckPlastically, joined, impacts);
     strikePlasticPiles(island, settings, joined, impacts);
     if (!island.held) {
-      std::fill(struck.begin(), struck.end(), false);
+      std::fill(struck.begin(), struck.end(), 0);
       for (const IslandContact* contact : impacts) {
         for (const int body : {contact->bodyA, contact->bodyB})
-          struck[body] = island.bodies[body].dynamic != nullptr;
+          struck[body] = island.bodies[body].dynamic != nullptr ? 1 : 0;
       }
     }
     std::vector<std::vector<IslandContact*>> groups(island.bodies.size());
     for (IslandContact* contact : impacts) {
       groups[joined.root(dynamicBodyOf(island, *contact))].push_back(contact);
       if (contact->material.restitution == 0)
-        struckPlastically[static_cast<std::size_t>(contact - island.contacts.data())] = true;
+        struckPlastically[static_cast<std::size_t>(contact - island.contacts.data())] = 1;
     }
     groups.erase(
         std::remove_if(groups.begin(), groups.end(),

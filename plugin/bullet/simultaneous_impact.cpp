@@ -223,6 +223,7 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
   Eigen::MatrixXd Jn = Eigen::MatrixXd::Zero(m, n), Jt = Eigen::MatrixXd::Zero(2 * m, n);
   Eigen::VectorXd mu(m), restitution(m), effectiveMass(m);
   std::vector<std::pair<core::Vec3, core::Vec3>> tangents;
+  tangents.reserve(contacts.size());
   for (Eigen::Index i = 0; i < m; ++i) {
     const SimultaneousContact& contact = contacts[static_cast<std::size_t>(i)];
     tangents.push_back(tangentsOf(contact.normal));
@@ -278,6 +279,9 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
   const Eigen::VectorXd after = Jn * vPlus;
   const core::routh::ImpactOutcome& compression = result.compression.outcome;
   const Eigen::Index k = problem.directions();
+  outcome.impulse.reserve(contacts.size());
+  outcome.normalVelocityBefore.reserve(contacts.size());
+  outcome.normalVelocityAfter.reserve(contacts.size());
   for (Eigen::Index i = 0; i < m; ++i) {
     // Λ_i, its friction along the problem's k directions, then the restitution phase's copy.
     core::Vec3 impulse = compression.impulseN(i) * contacts[static_cast<std::size_t>(i)].normal;
