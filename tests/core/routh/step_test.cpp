@@ -64,6 +64,7 @@ void expectStepProperties(const ImpactProblem& problem, const Eigen::VectorXd& v
   }
 }
 
+// With a seeded random covering vector (the sampled sets') and with the plain one (one outcome).
 TEST(RouthStep, RandomStepsRespectCapsFrictionAndDissipate) {
   Random random(20240601);
   for (const int directions : {2, 4, 8}) {
@@ -74,8 +75,13 @@ TEST(RouthStep, RandomStepsRespectCapsFrictionAndDissipate) {
       for (Eigen::Index i = 0; i < m; ++i)
         caps(i) =
             trial % 5 == 0 ? std::numeric_limits<double>::infinity() : random.uniform(0.0, 1.0);
-      SCOPED_TRACE(::testing::Message() << "k = " << directions << ", trial " << trial);
-      expectStepProperties(problem, v, caps, solveStep(problem, v, caps, trial));
+      for (const bool randomCovering : {true, false}) {
+        SCOPED_TRACE(::testing::Message() << "k = " << directions << ", trial " << trial
+                                          << (randomCovering ? ", random" : ", plain"));
+        StepOptions options;
+        options.randomCovering = randomCovering;
+        expectStepProperties(problem, v, caps, solveStep(problem, v, caps, trial, options));
+      }
     }
   }
 }
@@ -112,7 +118,8 @@ TEST(RouthStep, AKeptResultAnswersAsAFreshOne) {
     for (Eigen::Index i = 0; i < m; ++i)
       caps(i) =
           (trial + i) % 3 == 0 ? std::numeric_limits<double>::infinity() : random.uniform(0.0, 1.0);
-    const StepOptions options = trial % 7 == 3 ? failing : StepOptions{};
+    StepOptions options = trial % 7 == 3 ? failing : StepOptions{};
+    options.randomCovering = trial % 2 == 0;
     const StepResult fresh = solveStep(problem, v, caps, trial, options);
     solveStep(problem, v, caps, trial, options, kept);
     SCOPED_TRACE(::testing::Message() << "trial " << trial);
