@@ -11,11 +11,6 @@
 namespace carom::core::routh {
 namespace {
 
-// The plain covering vector's entries on the rows where w_q ≥ 0 (dimensionless; 1 where w_q < 0):
-// z0 then raises mostly the rows that need it, and Lemke takes about a fifth fewer pivots than with
-// d = 1 (docs/measurements.md). Any d > 0 keeps Lemke's guarantees.
-constexpr double kPlainCoveringAboveZero = 1e-3;
-
 void checkInputs(const ImpactProblem& problem, const Eigen::VectorXd& v,
                  const Eigen::VectorXd& caps, const StepOptions& options) {
   problem.checkVelocity(v, "velocity");
@@ -26,6 +21,8 @@ void checkInputs(const ImpactProblem& problem, const Eigen::VectorXd& v,
   if (caps.hasNaN() || (caps.array() < 0.0).any()) throw Error("caps must be ≥ 0 (may be +∞)");
   if (options.maxAttempts < 1) throw Error("maxAttempts must be at least 1");
   if (options.pivotsPerUnknown < 1) throw Error("pivotsPerUnknown must be at least 1");
+  if (!(options.plainCoveringAboveZero > 0.0) || !std::isfinite(options.plainCoveringAboveZero))
+    throw Error("plainCoveringAboveZero must be finite and > 0");
 }
 
 // The LCP (75) restricted to the finitely capped β's: W and w over `keep`, which lists the β
@@ -73,11 +70,11 @@ struct Scratch {
   Eigen::VectorXd change;  // M⁻¹J̄ᵀλ, (75c)
 };
 
-// The plain covering vector of `w`: 1 where w_i < 0, kPlainCoveringAboveZero elsewhere.
-void plainCovering(const Eigen::VectorXd& w, Eigen::VectorXd& d) {
+// The plain covering vector of `w`: 1 where w_i < 0, `aboveZero` elsewhere.
+void plainCovering(const Eigen::VectorXd& w, double aboveZero, Eigen::VectorXd& d) {
   d.resize(w.size());
   for (Eigen::Index i = 0; i < w.size(); ++i)
-    d(i) = w(i) < 0.0 ? 1.0 : kPlainCoveringAboveZero;
+    d(i) = w(i) < 0.0 ? 1.0 : aboveZero;
 }
 
 }  // namespace
@@ -100,7 +97,7 @@ void solveStep(const ImpactProblem& problem, const Eigen::VectorXd& v, const Eig
   lcp::LcpResult& result = scratch.answer;
   for (step.attempts = 1; step.attempts <= options.maxAttempts; ++step.attempts) {
     if (step.attempts == 1 && !options.randomCovering) {
-      plainCovering(lcp.w, lemke.coveringVector);
+      plainCovering(lcp.w, options.plainCoveringAboveZero, lemke.coveringVector);
     } else {
       lemke.coveringVector = lcp::randomCoveringVector(lcp.w.size(), mixSeed(seed, step.attempts));
     }

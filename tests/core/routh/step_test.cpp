@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <tuple>
 
 #include "carom/core/routh/step.h"
 #include "core/routh/random_problems.h"
+#include "support/same_entries.h"
 
 namespace carom::core::routh {
 namespace {
@@ -64,7 +66,8 @@ void expectStepProperties(const ImpactProblem& problem, const Eigen::VectorXd& v
   }
 }
 
-// With a seeded random covering vector (the sampled sets') and with the plain one (one outcome).
+// With a seeded random covering vector (the sampled sets') and with the plain ones (one outcome):
+// d = 1, and 1e-3 where w_q ≥ 0 (lcp mode's).
 TEST(RouthStep, RandomStepsRespectCapsFrictionAndDissipate) {
   Random random(20240601);
   for (const int directions : {2, 4, 8}) {
@@ -75,11 +78,12 @@ TEST(RouthStep, RandomStepsRespectCapsFrictionAndDissipate) {
       for (Eigen::Index i = 0; i < m; ++i)
         caps(i) =
             trial % 5 == 0 ? std::numeric_limits<double>::infinity() : random.uniform(0.0, 1.0);
-      for (const bool randomCovering : {true, false}) {
-        SCOPED_TRACE(::testing::Message() << "k = " << directions << ", trial " << trial
-                                          << (randomCovering ? ", random" : ", plain"));
+      for (const double plain : {0.0, 1.0, 1e-3}) {  // 0: random
+        SCOPED_TRACE(::testing::Message()
+                     << "k = " << directions << ", trial " << trial << ", plain " << plain);
         StepOptions options;
-        options.randomCovering = randomCovering;
+        options.randomCovering = plain == 0.0;
+        if (plain > 0.0) options.plainCoveringAboveZero = plain;
         expectStepProperties(problem, v, caps, solveStep(problem, v, caps, trial, options));
       }
     }
@@ -119,20 +123,16 @@ TEST(RouthStep, AKeptResultAnswersAsAFreshOne) {
       caps(i) =
           (trial + i) % 3 == 0 ? std::numeric_limits<double>::infinity() : random.uniform(0.0, 1.0);
     StepOptions options = trial % 7 == 3 ? failing : StepOptions{};
-    options.randomCovering = trial % 2 == 0;
+    options.randomCovering = trial % 3 == 0;
+    if (trial % 3 == 2) options.plainCoveringAboveZero = 1e-3;
     const StepResult fresh = solveStep(problem, v, caps, trial, options);
     solveStep(problem, v, caps, trial, options, kept);
     SCOPED_TRACE(::testing::Message() << "trial " << trial);
-    EXPECT_EQ(kept.status, fresh.status);
-    EXPECT_EQ(kept.message, fresh.message);
-    EXPECT_EQ(kept.attempts, fresh.attempts);
-    EXPECT_EQ(kept.residual, fresh.residual);
-    ASSERT_EQ(kept.v.size(), fresh.v.size());
-    EXPECT_EQ(kept.v, fresh.v);
-    ASSERT_EQ(kept.lambdaN.size(), fresh.lambdaN.size());
-    EXPECT_EQ(kept.lambdaN, fresh.lambdaN);
-    ASSERT_EQ(kept.lambdaD.size(), fresh.lambdaD.size());
-    EXPECT_EQ(kept.lambdaD, fresh.lambdaD);
+    EXPECT_EQ(std::tie(kept.status, kept.message, kept.attempts, kept.residual),
+              std::tie(fresh.status, fresh.message, fresh.attempts, fresh.residual));
+    EXPECT_TRUE(test::sameEntries(kept.v, fresh.v));
+    EXPECT_TRUE(test::sameEntries(kept.lambdaN, fresh.lambdaN));
+    EXPECT_TRUE(test::sameEntries(kept.lambdaD, fresh.lambdaD));
   }
 }
 
@@ -155,6 +155,13 @@ TEST(RouthStep, BadInputNamesTheParameter) {
   options.pivotsPerUnknown = 0;
   test::expectErrorNaming([&] { solveStep(problem, v, Eigen::Vector2d::Ones(), 0, options); },
                           "pivotsPerUnknown");
+  for (const double bad : {0.0, -1e-3, std::numeric_limits<double>::quiet_NaN(),
+                           std::numeric_limits<double>::infinity()}) {
+    options = StepOptions{};
+    options.plainCoveringAboveZero = bad;
+    test::expectErrorNaming([&] { solveStep(problem, v, Eigen::Vector2d::Ones(), 0, options); },
+                            "plainCoveringAboveZero");
+  }
   const Eigen::Matrix3d M = Eigen::Matrix3d::Identity();
   const Eigen::MatrixXd J = Eigen::MatrixXd::Ones(1, 3);
   test::expectErrorNaming([&] { ImpactProblem::planar(-M, J, J, Eigen::VectorXd::Ones(1)); },

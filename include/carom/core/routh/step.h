@@ -18,11 +18,15 @@
 namespace carom::core::routh {
 
 struct StepOptions {
-  /// First attempt's covering vector: seeded random (default) or plain: 1 on the rows where w_q <
-  /// 0, 1e-3 on the others (a fifth fewer pivots than d = 1 on the bench's step LCPs). Random by
-  /// default because a fixed one returns the same solution of a non-unique LCP every time and
-  /// collapses the sampled set (digest §8: RAMone, compass gait AP#2).
+  /// First attempt's covering vector: seeded random (default) or plain (plainCoveringAboveZero).
+  /// Random by default because a fixed one returns the same solution of a non-unique LCP every time
+  /// and collapses the sampled set (digest §8: RAMone, compass gait AP#2).
   bool randomCovering = true;
+  /// The plain covering vector's entry on the rows where w_q ≥ 0; it is 1 on the others
+  /// (dimensionless). Default 1: d = 1, plain Lemke. Smaller, z0 raises mostly the rows that need
+  /// it: at 1e-3 Lemke takes about a fifth fewer pivots on the bench's step LCPs, and a non-unique
+  /// step takes another of its solutions. Must be finite and > 0 (Lemke's guarantees need d > 0).
+  double plainCoveringAboveZero = 1.0;
   /// Attempts before a step is reported failed; each retry draws a new seeded covering vector
   /// (digest §8: double-precision Lemke occasionally ray-terminates on degenerate problems and a
   /// perturbed covering vector usually recovers). Default 4; must be ≥ 1.
