@@ -95,7 +95,7 @@ std::vector<ImpactEvent> resolveSingle(Island& island, const IslandContact& cont
 
 // The plain covering vector's entry where a step LCP's w_q ≥ 0 (core/routh/step.h): the bin's step
 // LCPs take a fifth fewer pivots than with d = 1. The variational mode keeps d = 1: after the
-// other solutions this one picks, its landings' holds took longer (docs/measurements.md).
+// other solutions this one picks, its landings' holds take longer (docs/measurements.md).
 constexpr double kPlainCoveringAboveZero = 1e-3;
 
 core::routh::ImpactPolicy policyFor(const Config& config, const Eigen::VectorXd& approach,

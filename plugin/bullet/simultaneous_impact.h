@@ -76,10 +76,9 @@ struct SimultaneousOutcome {
 using ImpactPolicyChooser = std::function<core::routh::ImpactPolicy(
     const Eigen::VectorXd& approach, const Eigen::VectorXd& effectiveMass)>;
 
-// The policy both modes start from for `seed`'s one outcome: each step LCP plain Lemke (the plain
-// covering vector, core/routh/step.h) first, seeded only on a retry. Random covering vectors spread
-// a sampled impact set (core/routh/step.h); for one outcome they cost a fifth more pivots
-// (docs/measurements.md).
+// The policy both modes start from for `seed`'s one outcome: each step LCP plain Lemke first,
+// seeded only on a retry. Random covering vectors spread a sampled impact set (core/routh/step.h);
+// for one outcome they cost a fifth more pivots (docs/measurements.md).
 core::routh::ImpactPolicy oneOutcomePolicy(std::uint64_t seed);
 
 // Whether `joints` can be held in an impact solved in `frame`: a row with an immovable side (the

@@ -234,7 +234,10 @@ TEST(Lemke, AKeptResultAnswersAsAFreshOne) {
     Eigen::MatrixXd M = pMatrix(random, n, trial);
     Eigen::VectorXd q = uniformVector(random, n);
     LemkeOptions options;
-    if (trial % 5 == 1) M = -Eigen::MatrixXd::Identity(n, n), q = -Eigen::VectorXd::Ones(n);
+    if (trial % 5 == 1) {  // w = −z − 1 < 0 for every z ≥ 0: a ray
+      M = -Eigen::MatrixXd::Identity(n, n);
+      q = -Eigen::VectorXd::Ones(n);
+    }
     if (trial % 5 == 2) options.maxPivots = 1;
     if (trial % 5 == 3) q = q.cwiseAbs();
     const LcpResult fresh = solveLemke(M, q, options);
