@@ -140,6 +140,16 @@ void spreadColumns(const Eigen::MatrixXd& D, Eigen::Index m, const In& in, Out&&
   }
 }
 
+// D = [d_1 … d_k], k unit vectors d_j = (cos 2πj/k, sin 2πj/k) (§1.3).
+Eigen::MatrixXd spatialDirections(Eigen::Index k) {
+  Eigen::MatrixXd D(2, k);
+  for (Eigen::Index j = 0; j < k; ++j) {
+    const double angle = 2.0 * EIGEN_PI * static_cast<double>(j) / static_cast<double>(k);
+    D.col(j) << std::cos(angle), std::sin(angle);
+  }
+  return D;
+}
+
 }  // namespace
 
 ImpactProblem ImpactProblem::planar(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn,
@@ -160,19 +170,18 @@ ImpactProblem ImpactProblem::spatial(const Eigen::MatrixXd& M, const Eigen::Matr
   requireFinite(Jt, "tangentJacobian");
   // Fewer than 4 directions cannot resist a tangential push in every direction of the plane.
   if (directions < 4) throw Error("directions must be at least 4 in 3D");
-  const Eigen::Index k = directions;
-  Eigen::MatrixXd D(2, k);  // D = [d_1 … d_k], unit vectors (§1.3)
-  for (Eigen::Index j = 0; j < k; ++j) {
-    const double angle = 2.0 * EIGEN_PI * static_cast<double>(j) / static_cast<double>(k);
-    D.col(j) << std::cos(angle), std::sin(angle);
-  }
-  return ImpactProblem(M, Jn, Jt, D, mu);
+  // The default's table once: a busy scene builds thousands of problems a second, and their
+  // cosines and sines were a twentieth of the build.
+  static const Eigen::MatrixXd kDefault = spatialDirections(kDefaultSpatialDirections);
+  return ImpactProblem(
+      M, Jn, Jt, directions == kDefaultSpatialDirections ? kDefault : spatialDirections(directions),
+      mu);
 }
 
 ImpactProblem::ImpactProblem(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn,
                              const Eigen::MatrixXd& Jt, const Eigen::MatrixXd& D,
                              const Eigen::VectorXd& mu)
-    : M_(M), Jn_(Jn), Jt_(Jt), mu_(mu), k_(D.cols()) {
+    : M_(M), Jn_(Jn), Jt_(Jt), D_(D), mu_(mu), k_(D.cols()) {
   if (!M.isApprox(M.transpose(), 1e-12)) throw Error("massMatrix must be symmetric");
   const Eigen::Index m = contacts(), k = k_, r = D.rows(), nD = frictionRows();
   // M⁻¹ and the products through it on the contact frames' rows F = [J_n; J_t], (1 + r)m of them,

@@ -42,7 +42,10 @@ class ImpactProblem {
   const Eigen::MatrixXd& normalJacobian() const { return Jn_; }     ///< J_n (m×n_v)
   const Eigen::MatrixXd& tangentJacobian() const { return Jt_; }    ///< J_t (m or 2m rows)
   const Eigen::MatrixXd& directionJacobian() const { return JD_; }  ///< J_D (km×n_v), §1.3
-  const Eigen::VectorXd& friction() const { return mu_; }           ///< μ_i ≥ 0, dimensionless
+  /// D: column j holds direction d_j in the contact's tangent rows (1 × k planar, where it is
+  /// [+1, −1]; 2 × k spatial, (cos 2πj/k, sin 2πj/k)).
+  const Eigen::MatrixXd& directionMatrix() const { return D_; }
+  const Eigen::VectorXd& friction() const { return mu_; }  ///< μ_i ≥ 0, dimensionless
   ///< W_q of the step LCP (75b) with every contact capped, (3+k)m square, ordered
   ///< [β | λ_n | λ_D | γ] (digest §4.2, transposes restored). Depends on q only, so it is built
   ///< once.
@@ -71,7 +74,7 @@ class ImpactProblem {
   ImpactProblem(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn, const Eigen::MatrixXd& Jt,
                 const Eigen::MatrixXd& D, const Eigen::VectorXd& mu);
 
-  Eigen::MatrixXd M_, Jn_, Jt_, JD_;
+  Eigen::MatrixXd M_, Jn_, Jt_, D_, JD_;
   Eigen::VectorXd mu_;
   Eigen::Index k_;
   // M's diagonal blocks (start, size) outside which its lower triangle is zero.
