@@ -519,6 +519,34 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   int subspaceTriesLeft = settings.subspaceSolves, nextSubspaceTry = 8;
   // settings.subspaceMethod until one of its direct steps is undone, then conjugate gradients.
   SubspaceMethod subspaceMethod = settings.subspaceMethod;
+  // A contact's solve in a sweep (below): whether it needs one, the local solve at its relative
+  // velocity u, and taking the solve's impulse.
+  const auto needsSolve = [&](std::size_t i) {
+    const PersistentContactWorkspace::Buffers::Seen& last = seen[i];
+    return !(fresh[i] &&
+             movedOf(last.a) - last.movedA + (movedOf(last.b) - last.movedB) <= settings.tolerance);
+  };
+  const auto localSolve = [&](std::size_t i, const Vec3& u) {
+    return solveLocal(sweep[i], u, lambda[i], contacts[i].friction, contacts[i].approach,
+                      settings.stickingBlocks);
+  };
+  const auto takeSolve = [&](std::size_t i, const Vec3& next) {
+    const SweepContact& s = sweep[i];
+    const Vec3 change = next - lambda[i];
+    // Compared entry by entry, cheaper here than Eigen's comparison of vectors.
+    const bool moving = change.x() != 0.0 || change.y() != 0.0 || change.z() != 0.0;
+    lambda[i] = next;
+    if (moving) {
+      changed[i] = true;
+      if (settings.momentum) step[i] = change;
+    }
+    // The local solve is one staggered step (normal, then friction), not the solution of the
+    // contact's own problem: it is fresh only once a solve no longer moves it.
+    fresh[i] = !moving || applyImpulse(s, change) <= settings.tolerance;
+    PersistentContactWorkspace::Buffers::Seen& last = seen[i];
+    last.movedA = movedOf(s.a);
+    last.movedB = movedOf(s.b);
+  };
   for (int iteration = 1; iteration <= settings.maxIterations; ++iteration) {
     report.iterations = iteration;
     // Tested after the first sweep (a warm start from the solution stops there) and every fourth:
@@ -532,28 +560,29 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
       }
     }
     bool solved = false;
-    for (const std::size_t i : order) {
-      PersistentContactWorkspace::Buffers::Seen& last = seen[i];
-      if (fresh[i] &&
-          movedOf(last.a) - last.movedA + (movedOf(last.b) - last.movedB) <= settings.tolerance)
-        continue;
-      solved = true;
-      const SweepContact& s = sweep[i];
-      const Vec3 next = solveLocal(s, relativeVelocityOf(v, w, s), lambda[i], contacts[i].friction,
-                                   contacts[i].approach, settings.stickingBlocks);
-      const Vec3 change = next - lambda[i];
-      // Compared entry by entry, cheaper here than Eigen's comparison of vectors.
-      const bool moving = change.x() != 0.0 || change.y() != 0.0 || change.z() != 0.0;
-      lambda[i] = next;
-      if (moving) {
-        changed[i] = true;
-        if (settings.momentum) step[i] = change;
+    // Two neighbours in the order that share no body are solved side by side, each step of the
+    // one beside the same step of the other: a local solve is a chain of dependent operations
+    // (its bodies' velocities, the solve, the impulse back onto them), and two independent chains
+    // next to each other overlap in the processor where one after the other they barely did.
+    // Each contact's arithmetic and what it reads are those of the one-by-one sweep, so the sweep
+    // is the same to the bit.
+    for (std::size_t position = 0; position < order.size();) {
+      const std::size_t i = order[position];
+      const bool paired =
+          position + 1 < order.size() && apart(sweep[i], sweep[order[position + 1]]);
+      const std::size_t j = paired ? order[position + 1] : i;
+      position += paired ? 2 : 1;
+      const bool solveI = needsSolve(i), solveJ = paired && needsSolve(j);
+      if (solveI && solveJ) {
+        const Vec3 uI = relativeVelocityOf(v, w, sweep[i]), uJ = relativeVelocityOf(v, w, sweep[j]);
+        const Vec3 nextI = localSolve(i, uI), nextJ = localSolve(j, uJ);
+        takeSolve(i, nextI);
+        takeSolve(j, nextJ);
+      } else if (solveI || solveJ) {
+        const std::size_t one = solveI ? i : j;
+        takeSolve(one, localSolve(one, relativeVelocityOf(v, w, sweep[one])));
       }
-      // The local solve is one staggered step (normal, then friction), not the solution of the
-      // contact's own problem: it is fresh only once a solve no longer moves it.
-      fresh[i] = !moving || applyImpulse(s, change) <= settings.tolerance;
-      last.movedA = movedOf(s.a);
-      last.movedB = movedOf(s.b);
+      solved = solved || solveI || solveJ;
     }
     // The momentum's contacts in index order, whatever the sweep's: its sums (β's norms) add in
     // that order.

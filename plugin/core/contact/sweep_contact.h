@@ -40,6 +40,13 @@ struct SweepContact {
   double largestTangential;  // K_tt's largest eigenvalue
 };
 
+// Whether contacts c and d share no body (the world, which nothing moves, aside): their local
+// solves read and write none of each other's velocities.
+inline bool apart(const SweepContact& c, const SweepContact& d) {
+  const auto shared = [&](int body) { return body != kWorld && (body == d.a || body == d.b); };
+  return !shared(c.a) && !shared(c.b);
+}
+
 // The staggered step of solveLocal: normal first, then friction (the projected Gauss–Seidel of
 // rigid-body engines), each a descent step on the kinetic energy:
 //   P_n ← max(0, P_n − (u_n + c) / K_nn), the exact minimiser along n;

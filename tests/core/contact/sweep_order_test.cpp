@@ -109,6 +109,27 @@ TEST(SweepOrder, KeepsEveryBodysOrderInARandomPile) {
   }
 }
 
+// apart(), which lets a sweep solve two neighbours side by side: only a shared body joins them,
+// the world (which nothing moves) never does.
+TEST(SweepOrder, ApartContactsShareNoBody) {
+  const std::vector<SweepContact> ground = contactsBetween({{kWorld, 0}, {kWorld, 1}, {1, 0}}, 2);
+  EXPECT_TRUE(apart(ground[0], ground[1])) << "both on the ground, on different bodies";
+  EXPECT_FALSE(apart(ground[0], ground[2]));
+  EXPECT_FALSE(apart(ground[2], ground[1]));
+  std::mt19937 engine(3);
+  std::uniform_int_distribution<int> pick(-1, 5);
+  std::vector<std::pair<int, int>> pairs;
+  while (pairs.size() < 200) {
+    const int a = pick(engine), b = pick(engine);
+    if (b != kWorld && a != b) pairs.emplace_back(a, b);
+  }
+  const std::vector<SweepContact> sweep = contactsBetween(pairs, 6);
+  for (std::size_t p = 0; p < sweep.size(); ++p) {
+    for (std::size_t q = 0; q < sweep.size(); ++q)
+      EXPECT_EQ(apart(sweep[p], sweep[q]), !share(sweep[p], sweep[q])) << p << ", " << q;
+  }
+}
+
 TEST(SweepOrder, OfNoContactsIsEmpty) {
   SweepOrderScratch scratch;
   std::vector<std::size_t> order{3};
