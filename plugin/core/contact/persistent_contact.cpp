@@ -136,13 +136,16 @@ struct PersistentContactWorkspace::Buffers {
   std::vector<Vec3> u;
   std::vector<std::size_t> changing;
   std::vector<std::size_t> order;  // of the contacts in a sweep (sweepOrder)
+  // Per place in `order`: whether its contact and the next are solved side by side (apart).
+  std::vector<char> pairedWithNext;
   SweepOrderScratch orderScratch;
 
   // Room in the buffers refilled per body and per contact at each solve (reserveGrowing).
   void reserveFor(std::size_t bodies, std::size_t contacts) {
     reserveGrowingAll(bodies, reach, moved, movedStart, movedInTry, vStart, wStart, linearImpulse,
                       angularImpulse, joined);
-    reserveGrowingAll(contacts, sweep, fresh, changed, seen, step, direction, weight);
+    reserveGrowingAll(contacts, sweep, fresh, changed, seen, step, direction, weight,
+                      pairedWithNext);
   }
 };
 
@@ -264,6 +267,15 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
   }
   std::vector<std::size_t>& order = buffers.order;
   sweepOrder(sweep, bodies.size(), buffers.orderScratch, order);
+  // Neighbours in the order that share no body, paired from the front: a sweep solves each pair
+  // side by side (below).
+  std::vector<char>& pairedWithNext = buffers.pairedWithNext;
+  pairedWithNext.assign(order.size(), 0);
+  for (std::size_t p = 0; p + 1 < order.size(); ++p) {
+    if (!apart(sweep[order[p]], sweep[order[p + 1]])) continue;
+    pairedWithNext[p] = 1;
+    ++p;
+  }
   // Movement is counted from the warm start on: the sums stay small, their differences exact.
   std::fill(moved.begin(), moved.end(), 0.0);
   // Per contact: whether its last solve left it as it was, and its bodies' `moved` then.
@@ -568,8 +580,7 @@ PersistentContactReport solvePersistentContacts(std::vector<ContactBody>& bodies
     // is the same to the bit.
     for (std::size_t position = 0; position < order.size();) {
       const std::size_t i = order[position];
-      const bool paired =
-          position + 1 < order.size() && apart(sweep[i], sweep[order[position + 1]]);
+      const bool paired = pairedWithNext[position] != 0;
       const std::size_t j = paired ? order[position + 1] : i;
       position += paired ? 2 : 1;
       const bool solveI = needsSolve(i), solveJ = paired && needsSolve(j);
