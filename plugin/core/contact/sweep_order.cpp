@@ -14,6 +14,17 @@ constexpr std::size_t kLookAhead = 24;
 void sweepOrder(const std::vector<SweepContact>& sweep, std::size_t bodies,
                 SweepOrderScratch& scratch, std::vector<std::size_t>& order) {
   const std::size_t n = sweep.size();
+  const auto sameBodies = [&] {
+    if (scratch.lastBodies.size() != n) return false;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (scratch.lastBodies[i] != std::pair{sweep[i].a, sweep[i].b}) return false;
+    }
+    return true;
+  };
+  if (sameBodies()) {
+    order = scratch.lastOrder;
+    return;
+  }
   const std::size_t end = n;  // the list's end marker
   order.clear();
   scratch.next.resize(n);
@@ -61,6 +72,10 @@ void sweepOrder(const std::vector<SweepContact>& sweep, std::size_t bodies,
     }
     if (after != end) scratch.previous[after] = before;
   }
+  scratch.lastOrder = order;
+  scratch.lastBodies.clear();
+  for (const SweepContact& c : sweep)
+    scratch.lastBodies.emplace_back(c.a, c.b);
 }
 
 }  // namespace carom::core::contact

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "sweep_contact.h"
@@ -14,6 +15,10 @@ struct SweepOrderScratch {
   std::vector<std::size_t> next, previous;  // the contacts not yet placed, as a linked list
   std::vector<std::size_t> blockedAt;       // per body: the placement that last blocked it
   std::vector<std::size_t> usedAt;          // per body: the placement it was last used at
+  // The last order made, and its contacts' bodies (a, b) in their order: the order depends on
+  // those alone, and a pile held step after step solves the same contacts again.
+  std::vector<std::size_t> lastOrder;
+  std::vector<std::pair<int, int>> lastBodies;
 };
 
 // Writes to `order` a permutation of `sweep`'s contacts (indices) that keeps, for every body, the

@@ -109,6 +109,23 @@ TEST(SweepOrder, KeepsEveryBodysOrderInARandomPile) {
   }
 }
 
+// The scratch keeps the last order for contacts met again; contacts of other bodies, as many as
+// before, get their own.
+TEST(SweepOrder, ContactsOfOtherBodiesAreOrderedAfresh) {
+  const std::vector<SweepContact> first =
+      contactsBetween({{kWorld, 0}, {kWorld, 0}, {kWorld, 1}, {kWorld, 1}}, 3);
+  const std::vector<SweepContact> second =
+      contactsBetween({{kWorld, 0}, {kWorld, 0}, {0, 2}, {kWorld, 1}}, 3);
+  SweepOrderScratch kept, fresh;
+  std::vector<std::size_t> order, expected;
+  sweepOrder(first, 3, kept, order);
+  EXPECT_EQ(order, (std::vector<std::size_t>{0, 2, 1, 3}));
+  sweepOrder(second, 3, kept, order);
+  sweepOrder(second, 3, fresh, expected);
+  EXPECT_EQ(order, expected);
+  EXPECT_EQ(order, (std::vector<std::size_t>{0, 3, 1, 2}));
+}
+
 // apart(), which lets a sweep solve two neighbours side by side: only a shared body joins them,
 // the world (which nothing moves) never does.
 TEST(SweepOrder, ApartContactsShareNoBody) {

@@ -151,7 +151,8 @@ struct PersistentContactReport {
 /// keeps one and passes it to each solve, which then allocates nothing once the workspace has grown
 /// to the island (a workspace made afresh for each solve cost the 55-box pyramid's lcp step about
 /// 130 page faults). One solve at a time may use a workspace; it carries nothing from one solve
-/// into the next, so a copy is a new, empty workspace.
+/// into the next that a result depends on (only the sweep order of contacts met again), so a copy
+/// is a new, empty workspace.
 class PersistentContactWorkspace {
  public:
   PersistentContactWorkspace();
