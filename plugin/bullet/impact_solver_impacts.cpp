@@ -4,8 +4,6 @@
 #include <algorithm>
 #include <exception>
 #include <iterator>
-#include <map>
-#include <memory>
 #include <numeric>
 #include <optional>
 
@@ -18,8 +16,6 @@
 
 namespace carom::detail {
 namespace {
-
-using KeptSetup = std::shared_ptr<const SimultaneousSetup>;
 
 // A contact that closes within the step and approaches faster than the resting threshold, the
 // forces' half kick left out (it presses resting contacts together by g h/2, above the threshold):
@@ -146,7 +142,7 @@ std::vector<ImpactEvent> resolveInTurn(Island& island, const std::vector<IslandC
 // (simultaneousPath).
 std::vector<ImpactEvent> resolveSimultaneous(Island& island,
                                              const std::vector<IslandContact*>& group,
-                                             const Config& config, KeptSetup* kept) {
+                                             const Config& config) {
   // Solved in the frame of the kinematic partners (partner_frame.h); contact by contact where
   // they have none.
   std::vector<const core::impact::ContactBody*> sides;
@@ -214,7 +210,7 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
                    [&](const Eigen::VectorXd& approach, const Eigen::VectorXd& mass) {
                      return policyFor(config, approach, mass);
                    },
-                   joints, kept);
+                   joints);
   for (std::size_t s = 0; s < involved.size(); ++s)
     island.bodies[involved[s]].state = bodies[s];
   std::string law = sweeps ? bySweepsLaw(config.solver.simultaneous, group.size())
@@ -235,9 +231,9 @@ std::vector<ImpactEvent> resolveSimultaneous(Island& island,
 
 // One impact group: its pair's law for one contact, the simultaneous model for several.
 std::vector<ImpactEvent> resolveGroup(Island& island, const std::vector<IslandContact*>& group,
-                                      const Config& config, KeptSetup* kept) {
+                                      const Config& config) {
   return group.size() == 1 ? resolveSingle(island, *group[0])
-                           : resolveSimultaneous(island, group, config, kept);
+                           : resolveSimultaneous(island, group, config);
 }
 
 // A round's groups, each resolved on its own: they share no dynamic body (only immovable partners,
@@ -248,14 +244,14 @@ std::vector<ImpactEvent> resolveGroup(Island& island, const std::vector<IslandCo
 // state). An exception is rethrown from the first group, in order, that threw.
 std::vector<std::vector<ImpactEvent>> resolveGroups(
     Island& island, const std::vector<std::vector<IslandContact*>>& groups, const Config& config,
-    const std::vector<KeptSetup*>& kept, std::unique_ptr<WorkerPool>& workers) {
+    std::unique_ptr<WorkerPool>& workers) {
   std::vector<std::vector<ImpactEvent>> events(groups.size());
   const auto simultaneous = std::count_if(groups.begin(), groups.end(),
                                           [](const auto& group) { return group.size() > 1; });
   const int threads = simultaneous < 2 || island.held ? 1 : threadCount(config.solver.threads);
   if (threads < 2) {
     for (std::size_t g = 0; g < groups.size(); ++g)
-      events[g] = resolveGroup(island, groups[g], config, kept[g]);
+      events[g] = resolveGroup(island, groups[g], config);
     return events;
   }
   // Largest first, so that no thread is left with a large group once the others are done.
@@ -268,7 +264,7 @@ std::vector<std::vector<ImpactEvent>> resolveGroups(
   poolFor(workers, threads)->run(order.size(), [&](std::size_t k) {
     const std::size_t g = order[k];
     try {
-      events[g] = resolveGroup(island, groups[g], config, kept[g]);
+      events[g] = resolveGroup(island, groups[g], config);
     } catch (...) {
       failures[g] = std::current_exception();
     }
@@ -383,10 +379,6 @@ void resolveImpacts(Island& island, const Config& config, const ImpactSolverSett
   // round found it no impact, and is not read again. Where joints are held, an impact on one link
   // moves every body they join, and every contact is read each round.
   std::vector<char> struck(island.bodies.size(), 1);
-  // The simultaneous impacts' setups by their contacts (in a group's order): a later round that
-  // strikes the same contacts again (a fifth of the 300-body bin's impacts of several contacts)
-  // solves on the first one's. Nothing moves within the stage, so they stay right all step.
-  std::map<std::vector<IslandContact*>, KeptSetup> setups;
   for (int round = 0; round < config.solver.maxEventsPerStep; ++round) {
     // Contacts sharing a dynamic body, or on bodies a joint joins (an impact on one link moves
     // them all): one impact.
@@ -427,14 +419,7 @@ void resolveImpacts(Island& island, const Config& config, const ImpactSolverSett
         std::remove_if(groups.begin(), groups.end(),
                        [](const std::vector<IslandContact*>& group) { return group.empty(); }),
         groups.end());
-    // Each simultaneous group's slot among the step's setups, made here, before any worker runs:
-    // the groups of a round share no contact, so each worker writes its own slot.
-    std::vector<KeptSetup*> kept(groups.size(), nullptr);
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-      if (groups[g].size() > 1) kept[g] = &setups[groups[g]];
-    }
-    for (std::vector<ImpactEvent>& resolved :
-         resolveGroups(island, groups, config, kept, workers)) {
+    for (std::vector<ImpactEvent>& resolved : resolveGroups(island, groups, config, workers)) {
       events.insert(events.end(), std::make_move_iterator(resolved.begin()),
                     std::make_move_iterator(resolved.end()));
     }

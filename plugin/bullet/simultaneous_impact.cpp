@@ -4,8 +4,6 @@
 #include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
-#include <memory>
-#include <optional>
 #include <tuple>
 
 #include "carom/core/routh/restitution.h"
@@ -193,21 +191,18 @@ std::string bySweepsLaw(SimultaneousModel model, std::size_t contacts) {
          " contacts struck at once)";
 }
 
-namespace {
-
-// What resolveSimultaneously solves on, built from `bodies` and `contacts`; the impact problem
-// only where `free` (no joints: a jointed impact's problem is on the joints' null space).
-std::shared_ptr<const SimultaneousSetup> buildSimultaneousSetup(
-    const std::vector<core::impact::ContactBody>& bodies,
-    const std::vector<SimultaneousContact>& contacts, bool free) {
-  // M = blockdiag(m I, J_world) over v = [v_0; ω_0; v_1; ω_1; …], and per contact the rows
-  // u = d·(v_B + ω_B × r_B − v_A − ω_A × r_A) for d = n, t1, t2 (Halm & Posa digest §1, rigid
-  // bodies in 3D).
+SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>& bodies,
+                                          const std::vector<SimultaneousContact>& contacts,
+                                          const core::Vec3& frame,
+                                          const ImpactPolicyChooser& choosePolicy,
+                                          const std::vector<core::contact::JointRow>& joints) {
+  // Generalized velocities v = [v_0 − frame; ω_0; v_1 − frame; ω_1; …], M = blockdiag(m I,
+  // J_world), and per contact the rows u = d·(v_B + ω_B × r_B − v_A − ω_A × r_A) for d = n, t1,
+  // t2 (Halm & Posa digest §1, rigid bodies in 3D). Relative velocities are the same in the frame.
   const Eigen::Index n = 6 * static_cast<Eigen::Index>(bodies.size());
   const Eigen::Index m = static_cast<Eigen::Index>(contacts.size());
-  auto setup = std::make_shared<SimultaneousSetup>();
-  Eigen::MatrixXd& M = setup->M;
-  M = Eigen::MatrixXd::Zero(n, n);
+  Eigen::MatrixXd M = Eigen::MatrixXd::Zero(n, n);
+  Eigen::VectorXd vMinus(n), toWorld = Eigen::VectorXd::Zero(n);
   for (Eigen::Index s = 0; s < static_cast<Eigen::Index>(bodies.size()); ++s) {
     const core::impact::ContactBody& body = bodies[static_cast<std::size_t>(s)];
     M.block<3, 3>(6 * s, 6 * s) = core::Mat3::Identity() / body.inverseMass;
@@ -221,20 +216,19 @@ std::shared_ptr<const SimultaneousSetup> buildSimultaneousSetup(
         throw Error("a simultaneous impact needs bodies with an invertible inertia");
       M.block<3, 3>(6 * s + 3, 6 * s + 3) = inverseInertia.inverse();
     }
+    vMinus.segment<3>(6 * s) = body.linearVelocity - frame;
+    vMinus.segment<3>(6 * s + 3) = body.angularVelocity;
+    toWorld.segment<3>(6 * s) = frame;
   }
-  Eigen::MatrixXd& Jn = setup->Jn;
-  Eigen::MatrixXd& Jt = setup->Jt;
-  Jn = Eigen::MatrixXd::Zero(m, n);
-  Jt = Eigen::MatrixXd::Zero(2 * m, n);
-  setup->mu.resize(m);
-  setup->restitution.resize(m);
-  setup->effectiveMass.resize(m);
-  setup->tangents.reserve(contacts.size());
+  Eigen::MatrixXd Jn = Eigen::MatrixXd::Zero(m, n), Jt = Eigen::MatrixXd::Zero(2 * m, n);
+  Eigen::VectorXd mu(m), restitution(m), effectiveMass(m);
+  std::vector<std::pair<core::Vec3, core::Vec3>> tangents;
+  tangents.reserve(contacts.size());
   for (Eigen::Index i = 0; i < m; ++i) {
     const SimultaneousContact& contact = contacts[static_cast<std::size_t>(i)];
-    setup->tangents.push_back(tangentsOf(contact.normal));
-    const core::Vec3 directions[3] = {contact.normal, setup->tangents.back().first,
-                                      setup->tangents.back().second};
+    tangents.push_back(tangentsOf(contact.normal));
+    const core::Vec3 directions[3] = {contact.normal, tangents.back().first,
+                                      tangents.back().second};
     for (const auto& [index, sign] : {std::pair{contact.bodyA, -1.0}, {contact.bodyB, 1.0}}) {
       if (index == kImmovable) continue;
       const core::impact::ContactBody& body = bodies[static_cast<std::size_t>(index)];
@@ -247,61 +241,28 @@ std::shared_ptr<const SimultaneousSetup> buildSimultaneousSetup(
           J.block<1, 3>(row, 6 * index + 3) += sign * r.cross(directions[d]).transpose();
       }
     }
-    setup->mu(i) = core::impact::frictionAtImpact(contact.material);
-    setup->restitution(i) = contact.material.restitution;
+    mu(i) = core::impact::frictionAtImpact(contact.material);
+    restitution(i) = contact.material.restitution;
     const core::impact::Contact pair = contactOf(bodies, contact);
-    setup->effectiveMass(i) =
+    effectiveMass(i) =
         1 / contact.normal.dot(core::impact::inverseMassMatrix(pair) * contact.normal);
-  }
-  if (free) setup->problem.emplace(core::routh::ImpactProblem::spatial(M, Jn, Jt, setup->mu));
-  return setup;
-}
-
-}  // namespace
-
-SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>& bodies,
-                                          const std::vector<SimultaneousContact>& contacts,
-                                          const core::Vec3& frame,
-                                          const ImpactPolicyChooser& choosePolicy,
-                                          const std::vector<core::contact::JointRow>& joints,
-                                          std::shared_ptr<const SimultaneousSetup>* kept) {
-  const bool free = joints.empty();
-  std::shared_ptr<const SimultaneousSetup> setup =
-      free && kept != nullptr && *kept ? *kept : buildSimultaneousSetup(bodies, contacts, free);
-  if (free && kept != nullptr) *kept = setup;
-  const Eigen::MatrixXd& M = setup->M;
-  const Eigen::MatrixXd& Jn = setup->Jn;
-  const Eigen::MatrixXd& Jt = setup->Jt;
-  const Eigen::VectorXd& restitution = setup->restitution;
-  // Generalized velocities v = [v_0 − frame; ω_0; v_1 − frame; ω_1; …]: relative velocities are
-  // the same in the frame.
-  const Eigen::Index n = M.rows();
-  const Eigen::Index m = static_cast<Eigen::Index>(contacts.size());
-  Eigen::VectorXd vMinus(n), toWorld = Eigen::VectorXd::Zero(n);
-  for (Eigen::Index s = 0; s < static_cast<Eigen::Index>(bodies.size()); ++s) {
-    const core::impact::ContactBody& body = bodies[static_cast<std::size_t>(s)];
-    vMinus.segment<3>(6 * s) = body.linearVelocity - frame;
-    vMinus.segment<3>(6 * s + 3) = body.angularVelocity;
-    toWorld.segment<3>(6 * s) = frame;
   }
   SimultaneousOutcome outcome;
   const Eigen::VectorXd before = Jn * vMinus;
   const HeldVelocities held = heldVelocities(bodies, joints, frame, M);
+  const bool free = joints.empty();
   // Without joints the problem is the bodies'; with them, on the coordinates q of v = N q, its
   // mass matrix NᵀM N, and the start the M-orthogonal projection N q of v⁻ onto the allowed
   // velocities: NᵀM N q = NᵀM v⁻.
   const Eigen::MatrixXd MN = free ? Eigen::MatrixXd() : held.massTimesBasis(M);
   const Eigen::MatrixXd heldMass = free ? Eigen::MatrixXd() : held.basis.transpose() * MN;
-  std::optional<core::routh::ImpactProblem> heldProblem;
-  if (!free) {
-    heldProblem.emplace(
-        core::routh::ImpactProblem::spatial(heldMass, Jn * held.basis, Jt * held.basis, setup->mu));
-  }
-  const core::routh::ImpactProblem& problem = free ? *setup->problem : *heldProblem;
+  const core::routh::ImpactProblem problem =
+      free ? core::routh::ImpactProblem::spatial(M, Jn, Jt, mu)
+           : core::routh::ImpactProblem::spatial(heldMass, Jn * held.basis, Jt * held.basis, mu);
   const Eigen::VectorXd start =
       free ? vMinus : Eigen::VectorXd(heldMass.ldlt().solve(MN.transpose() * vMinus));
   const Eigen::VectorXd approach = free ? before : Eigen::VectorXd(Jn * held.basis * start);
-  core::routh::ImpactPolicy policy = choosePolicy(-approach, setup->effectiveMass);
+  core::routh::ImpactPolicy policy = choosePolicy(-approach, effectiveMass);
   // The joints' projection alone may stop every contact (a link falling as fast as the link it is
   // jointed to rises): a policy sized by the fastest approach then has no step, and the model that
   // needs none takes none (Algorithm 1 ends before its first LCP: v⁺ = v⁻, no impulse).
@@ -325,7 +286,7 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
   for (Eigen::Index i = 0; i < m; ++i) {
     // Λ_i, its friction along the problem's k directions, then the restitution phase's copy.
     core::Vec3 impulse = compression.impulseN(i) * contacts[static_cast<std::size_t>(i)].normal;
-    const auto& [t1, t2] = setup->tangents[static_cast<std::size_t>(i)];
+    const auto& [t1, t2] = tangents[static_cast<std::size_t>(i)];
     for (Eigen::Index j = 0; j < k; ++j)
       impulse += compression.impulseD(i * k + j) * (D(0, j) * t1 + D(1, j) * t2);
     outcome.impulse.push_back((1 + result.scale * restitution(i)) * impulse);
@@ -342,7 +303,7 @@ SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>
     Eigen::VectorXd contactImpulse = Eigen::VectorXd::Zero(n);
     for (Eigen::Index i = 0; i < m; ++i) {
       const core::Vec3& p = outcome.impulse[static_cast<std::size_t>(i)];
-      const auto& [t1, t2] = setup->tangents[static_cast<std::size_t>(i)];
+      const auto& [t1, t2] = tangents[static_cast<std::size_t>(i)];
       contactImpulse +=
           Jn.row(i).transpose() * p.dot(contacts[static_cast<std::size_t>(i)].normal) +
           Jt.row(2 * i).transpose() * p.dot(t1) + Jt.row(2 * i + 1).transpose() * p.dot(t2);

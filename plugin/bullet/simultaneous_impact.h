@@ -7,10 +7,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <memory>
-#include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -20,7 +17,6 @@
 #include "carom/core/impact/contact.h"
 #include "carom/core/impact/material.h"
 #include "carom/core/routh/policy.h"
-#include "carom/core/routh/problem.h"
 
 namespace carom::detail {
 
@@ -89,19 +85,6 @@ core::routh::ImpactPolicy oneOutcomePolicy(std::uint64_t seed);
 // world) needs the world's own frame, `frame` zero. Where not, the callers strike in turn.
 bool jointsHoldInFrame(const std::vector<core::contact::JointRow>& joints, const core::Vec3& frame);
 
-// What an impact of given contacts on given bodies builds from their configuration alone (the
-// bodies' masses, inertias and centres, the contacts' points, normals and materials), before any
-// velocity: lcp mode strikes the same contacts again in a later round of a step, where nothing has
-// moved, and solves on what the first impact built.
-struct SimultaneousSetup {
-  Eigen::MatrixXd M;       // blockdiag(m I, J_world) per body (kg, kg m²)
-  Eigen::MatrixXd Jn, Jt;  // per contact its normal row, and its two tangent rows
-  Eigen::VectorXd mu, restitution;
-  Eigen::VectorXd effectiveMass;                            // along each normal (kg): 1 / (n·K n)
-  std::vector<std::pair<core::Vec3, core::Vec3>> tangents;  // each contact's t1, t2
-  std::optional<core::routh::ImpactProblem> problem;  // on M, Jn, Jt: an impact without joints
-};
-
 // Resolves `contacts` at once and sets the bodies' velocities to what follows. `frame` is the
 // velocity of the frame in which every immovable partner is at rest (partnersRestFrame): the
 // contact rows see the dynamic bodies only. A body with a zero inverse inertia keeps its spin (its
@@ -116,16 +99,11 @@ struct SimultaneousSetup {
 // link struck moves the chain, several contacts on jointed bodies are one impact. Rows with an
 // immovable side need `frame` zero (the world is their partner; jointsHoldInFrame). The joint
 // impulses go to jointImpulses.
-//
-// `kept`: where given and the impact has no joints, what *kept holds is solved on instead of
-// building it anew (it must be these contacts' on these bodies, none of them moved since), and an
-// empty *kept is set to what this impact builds.
 SimultaneousOutcome resolveSimultaneously(std::vector<core::impact::ContactBody>& bodies,
                                           const std::vector<SimultaneousContact>& contacts,
                                           const core::Vec3& frame,
                                           const ImpactPolicyChooser& choosePolicy,
-                                          const std::vector<core::contact::JointRow>& joints = {},
-                                          std::shared_ptr<const SimultaneousSetup>* kept = nullptr);
+                                          const std::vector<core::contact::JointRow>& joints = {});
 
 // Resolves `contacts` (no joints) as one impact in `frame` (as resolveSimultaneously): the
 // compression phase is Anitescu–Potra's inelastic impact (Halm–Posa digest §1.4, eq. (31): every
