@@ -170,8 +170,8 @@ ImpactProblem ImpactProblem::spatial(const Eigen::MatrixXd& M, const Eigen::Matr
   requireFinite(Jt, "tangentJacobian");
   // Fewer than 4 directions cannot resist a tangential push in every direction of the plane.
   if (directions < 4) throw Error("directions must be at least 4 in 3D");
-  // The default's table once: a busy scene builds thousands of problems a second, and their
-  // cosines and sines were a twentieth of the build.
+  // The default's table once: a busy scene builds thousands of problems a second, each of which
+  // took its k cosines and sines again (a fiftieth of a build of three contacts).
   static const Eigen::MatrixXd kDefault = spatialDirections(kDefaultSpatialDirections);
   return ImpactProblem(
       M, Jn, Jt, directions == kDefaultSpatialDirections ? kDefault : spatialDirections(directions),
