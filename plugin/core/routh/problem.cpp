@@ -173,17 +173,16 @@ ImpactProblem ImpactProblem::spatial(const Eigen::MatrixXd& M, const Eigen::Matr
   // The default's table once: a busy scene builds thousands of problems a second, each of which
   // took its k cosines and sines again (a fiftieth of a build of three contacts).
   static const Eigen::MatrixXd kDefault = spatialDirections(kDefaultSpatialDirections);
-  return ImpactProblem(
-      M, Jn, Jt, directions == kDefaultSpatialDirections ? kDefault : spatialDirections(directions),
-      mu);
+  if (directions == kDefaultSpatialDirections) return ImpactProblem(M, Jn, Jt, kDefault, mu);
+  return ImpactProblem(M, Jn, Jt, spatialDirections(directions), mu);
 }
 
 ImpactProblem::ImpactProblem(const Eigen::MatrixXd& M, const Eigen::MatrixXd& Jn,
                              const Eigen::MatrixXd& Jt, const Eigen::MatrixXd& D,
                              const Eigen::VectorXd& mu)
-    : M_(M), Jn_(Jn), Jt_(Jt), D_(D), mu_(mu), k_(D.cols()) {
+    : M_(M), Jn_(Jn), Jt_(Jt), D_(D), mu_(mu) {
   if (!M.isApprox(M.transpose(), 1e-12)) throw Error("massMatrix must be symmetric");
-  const Eigen::Index m = contacts(), k = k_, r = D.rows(), nD = frictionRows();
+  const Eigen::Index m = contacts(), k = directions(), r = D.rows(), nD = frictionRows();
   // M⁻¹ and the products through it on the contact frames' rows F = [J_n; J_t], (1 + r)m of them,
   // then spread to the k directions (J̄ = Q F): the (1 + k)m rows of J̄ would take (1 + k)²/(1 + r)²
   // the multiplications of G = F M⁻¹ Fᵀ, nine times in 3D.

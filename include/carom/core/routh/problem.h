@@ -33,10 +33,10 @@ class ImpactProblem {
                                const Eigen::MatrixXd& Jt, const Eigen::VectorXd& mu,
                                int directions = kDefaultSpatialDirections);
 
-  Eigen::Index contacts() const { return Jn_.rows(); }           ///< m
-  Eigen::Index dofs() const { return M_.rows(); }                ///< n_v
-  Eigen::Index directions() const { return k_; }                 ///< k per contact
-  Eigen::Index frictionRows() const { return k_ * contacts(); }  ///< km
+  Eigen::Index contacts() const { return Jn_.rows(); }                     ///< m
+  Eigen::Index dofs() const { return M_.rows(); }                          ///< n_v
+  Eigen::Index directions() const { return D_.cols(); }                    ///< k per contact
+  Eigen::Index frictionRows() const { return directions() * contacts(); }  ///< km
 
   const Eigen::MatrixXd& massMatrix() const { return M_; }          ///< M (n_v×n_v), SPD
   const Eigen::MatrixXd& normalJacobian() const { return Jn_; }     ///< J_n (m×n_v)
@@ -76,7 +76,6 @@ class ImpactProblem {
 
   Eigen::MatrixXd M_, Jn_, Jt_, D_, JD_;
   Eigen::VectorXd mu_;
-  Eigen::Index k_;
   // M's diagonal blocks (start, size) outside which its lower triangle is zero.
   std::vector<std::pair<Eigen::Index, Eigen::Index>> blocks_;
   Eigen::MatrixXd MinvJbarT_;  ///< M⁻¹ J̄ᵀ, n_v × (1+k)m
