@@ -35,13 +35,8 @@ void sweepOrder(const std::vector<SweepContact>& sweep, std::size_t bodies,
   }
   // Placements count from 1: a stamp of 0 means never.
   scratch.blockedAt.assign(bodies, 0);
-  scratch.usedAt.assign(bodies, 0);
   std::size_t first = n == 0 ? end : 0;
   const auto isBody = [](int index) { return index != kWorld; };
-  // Whether `index` is a body that the contact placed at `placement` (≥ 1) touches.
-  const auto usedAt = [&](int index, std::size_t placement) {
-    return placement > 0 && isBody(index) && scratch.usedAt[index] == placement;
-  };
   for (std::size_t placement = 1; first != end; ++placement) {
     std::size_t chosen = first;
     std::size_t looked = 0;
@@ -51,8 +46,8 @@ void sweepOrder(const std::vector<SweepContact>& sweep, std::size_t bodies,
       const bool ready = (!isBody(c.a) || scratch.blockedAt[c.a] != placement) &&
                          (!isBody(c.b) || scratch.blockedAt[c.b] != placement);
       // Independent of the last contact placed.
-      const bool apart = !usedAt(c.a, placement - 1) && !usedAt(c.b, placement - 1);
-      if (ready && apart) {
+      const bool independent = order.empty() || apart(c, sweep[order.back()]);
+      if (ready && independent) {
         chosen = k;
         break;
       }
@@ -60,9 +55,6 @@ void sweepOrder(const std::vector<SweepContact>& sweep, std::size_t bodies,
       if (isBody(c.b)) scratch.blockedAt[c.b] = placement;
     }
     order.push_back(chosen);
-    const SweepContact& c = sweep[chosen];
-    if (isBody(c.a)) scratch.usedAt[c.a] = placement;
-    if (isBody(c.b)) scratch.usedAt[c.b] = placement;
     // Unlinked from the contacts still to be placed.
     const std::size_t before = scratch.previous[chosen], after = scratch.next[chosen];
     if (before == end) {

@@ -14,7 +14,6 @@ namespace carom::core::contact {
 struct SweepOrderScratch {
   std::vector<std::size_t> next, previous;  // the contacts not yet placed, as a linked list
   std::vector<std::size_t> blockedAt;       // per body: the placement that last blocked it
-  std::vector<std::size_t> usedAt;          // per body: the placement it was last used at
   // The last order made, and its contacts' bodies (a, b) in their order: the order depends on
   // those alone, and a pile held step after step solves the same contacts again.
   std::vector<std::size_t> lastOrder;
